@@ -1,0 +1,134 @@
+"""Breadth-first search layer by layer, as the lecture (seed 002) uses it.
+
+``search(nextStates, start, goal)`` takes the successor function as its first argument,
+so students pass their own. It returns the path as a list of states (32 states for the
+lecture's example) that also carries the size of every layer it built.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Hashable, Iterable
+from typing import Any
+
+from .errors import PuzzleError, SearchLimitReached, SearchStats, Unsolvable
+
+#: Default cap on stored states: a full 8-puzzle has 181,440; 2 M tuple-states of a
+#: 15-puzzle take about 1 GB, the most a course server's kernel usually has.
+DEFAULT_MAX_STATES = 2_000_000
+
+
+class SearchPath(list):
+    """A list of states from start to goal, with the search's layer sizes attached.
+
+    ``layer_sizes[k-1]`` is the number of new states found in iteration k.
+    """
+
+    layer_sizes: list[int]
+    states_seen: int
+
+    def __init__(self, states: Iterable[Any] = (), layer_sizes: list[int] | None = None,
+                 states_seen: int = 0) -> None:
+        super().__init__(states)
+        self.layer_sizes = list(layer_sizes or [])
+        self.states_seen = states_seen
+
+    @property
+    def moves(self) -> int:
+        return len(self) - 1
+
+
+def _check_boards(start: Any, goal: Any) -> None:
+    """If start and goal are puzzle boards, refuse unsolvable pairs before searching."""
+    from .board import validate_state
+    from .solvability import explain_solvability
+    try:
+        s, g = validate_state(start, name="start"), validate_state(goal, name="goal")
+    except PuzzleError:
+        return
+    if len(s) == len(g) and len(s[0]) == len(g[0]):
+        report = explain_solvability(s, g)
+        if not report.solvable:
+            raise Unsolvable(report.text)
+
+
+def search(next_states: Callable[[Any], Iterable[Any]], start: Hashable, goal: Hashable, *,
+           verbose: bool = False, max_states: int | None = DEFAULT_MAX_STATES,
+           time_limit: float | None = None,
+           on_layer: Callable[[int, int], None] | None = None) -> SearchPath | None:
+    """Breadth-first search from `start` to `goal` with successor function `next_states`.
+
+    Returns the shortest path as a `SearchPath` (a list of states), or None when the goal
+    cannot be reached. With ``verbose=True`` it prints "Iteration k: n new states found."
+    per layer; `on_layer(k, n)` is called likewise. Budgets raise `SearchLimitReached`.
+    """
+    if not callable(next_states):
+        raise PuzzleError("search(next_states, start, goal): the first argument must be the "
+                          f"successor function, e.g. nextStates; got {type(next_states).__name__}")
+    _check_boards(start, goal)
+    t0 = time.perf_counter()
+    parent: dict[Any, Any] = {start: None}
+    layer = [start]
+    sizes: list[int] = []
+    expanded = 0
+    while goal not in parent and layer:
+        new = []
+        for s in layer:
+            for t in next_states(s):
+                if t not in parent:
+                    parent[t] = s
+                    new.append(t)
+            expanded += 1
+            if max_states is not None and len(parent) > max_states:
+                _stop(f"more than {max_states:,} states stored", expanded, parent, layer,
+                      sizes, t0)
+            if time_limit is not None and expanded & 1023 == 0 and \
+                    time.perf_counter() - t0 > time_limit:
+                _stop(f"time limit {time_limit} s reached", expanded, parent, layer, sizes, t0)
+        layer = new
+        if new:
+            sizes.append(len(new))
+            if verbose:
+                print(f"Iteration {len(sizes)}: {len(new)} new states found.")
+            if on_layer is not None:
+                on_layer(len(sizes), len(new))
+    if goal not in parent:
+        return None
+    path = [goal]
+    while path[-1] != start:
+        path.append(parent[path[-1]])
+    return SearchPath(reversed(path), sizes, len(parent))
+
+
+def _stop(reason: str, expanded: int, parent: dict, layer: list, sizes: list[int],
+          t0: float) -> None:
+    stats = SearchStats("breadth-first", expanded, len(parent), len(layer),
+                        time.perf_counter() - t0, len(sizes), {"layer_sizes": list(sizes)})
+    raise SearchLimitReached(reason, stats)
+
+
+def bfs_layers(start: Hashable, next_states: Callable[[Any], Iterable[Any]] | None = None, *,
+               max_depth: int | None = None,
+               max_states: int | None = DEFAULT_MAX_STATES) -> list[list[Any]]:
+    """Every layer of a breadth-first search from `start`: layer k holds the states at
+    distance k. Stops at `max_depth` or when no new states appear."""
+    if next_states is None:
+        from .lecture import nextStates
+        next_states = nextStates
+    seen = {start}
+    layers = [[start]]
+    while layers[-1] and (max_depth is None or len(layers) <= max_depth):
+        new = []
+        for s in layers[-1]:
+            for t in next_states(s):
+                if t not in seen:
+                    seen.add(t)
+                    new.append(t)
+        if max_states is not None and len(seen) > max_states:
+            raise SearchLimitReached(f"more than {max_states:,} states stored",
+                                     SearchStats("breadth-first", 0, len(seen), len(new),
+                                                 0.0, len(layers)))
+        if not new:
+            break
+        layers.append(new)
+    return layers

@@ -1,0 +1,119 @@
+"""Scrambled boards: seed 003's `shuffle_pos`, seeded random walks, uniformly random
+solvable boards, and 8-puzzle boards at an exact optimal distance from the goal."""
+
+from __future__ import annotations
+
+import random
+
+from .board import State, flatten, goal_state, resolve_goal, shape, unflatten, validate_state
+from .errors import PuzzleError
+from .geometry import INVERSE, grid
+from .solvability import is_solvable
+
+#: seed 003's moves: 0 = up (tile below the gap moves up), 1 = left, 2 = down, 3 = right,
+#: as the change of the gap's index on a 4×4 board.
+SHIFT_4x4 = {0: 4, 1: 1, 2: -4, 3: -1}
+
+
+def _allowed_4x4(gap: int) -> set[int]:
+    allowed = set()
+    if gap < 12:
+        allowed.add(0)
+    if (gap + 1) % 4 != 0:
+        allowed.add(1)
+    if gap > 3:
+        allowed.add(2)
+    if gap % 4 != 0:
+        allowed.add(3)
+    return allowed
+
+
+def shuffle_pos(N: int) -> list:
+    """Seed 003: N random moves from goal A (1..15, then ``' '``) on the 4×4 board.
+
+    Each move is drawn with ``random.randint(0, 3)`` from Python's global generator;
+    draws that are illegal at the edge, or that undo the previous move, are rejected and
+    drawn again. So ``random.seed(1)`` followed by the same calls gives seed 003's asserts.
+    """
+    if isinstance(N, bool) or not isinstance(N, int) or N < 0:
+        raise PuzzleError(f"shuffle_pos(N): N must be a non-negative int, got {N!r}")
+    p: list = list(range(1, 16)) + [" "]
+    last = -1
+    for _ in range(N):
+        gap = p.index(" ")
+        allowed = _allowed_4x4(gap)
+        move = random.randint(0, 3)
+        while move not in allowed or abs(move - last) == 2:
+            move = random.randint(0, 3)
+        new = gap + SHIFT_4x4[move]
+        p[gap], p[new] = p[new], p[gap]
+        last = move
+    return p
+
+
+def _rng(seed: int | random.Random | None) -> random.Random:
+    return seed if isinstance(seed, random.Random) else random.Random(seed)
+
+
+def random_walk(start: State, n: int, seed: int | random.Random | None = None,
+                *, allow_undo: bool = False) -> tuple[State, str]:
+    """(state, moves) after `n` random blank moves from `start`; never undoes the last move
+    unless `allow_undo`. Deterministic for a given `seed`."""
+    start = validate_state(start)
+    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+        raise PuzzleError(f"random_walk: n must be a non-negative int, got {n!r}")
+    rng = _rng(seed)
+    rows, cols = shape(start)
+    nbrs = grid(rows, cols).neighbors
+    flat = list(flatten(start))
+    z = flat.index(0)
+    moves: list[str] = []
+    for _ in range(n):
+        options = [(m, q) for m, q in nbrs[z]
+                   if allow_undo or not moves or INVERSE[m] != moves[-1]]
+        m, q = rng.choice(options)
+        flat[z], flat[q] = flat[q], 0
+        z = q
+        moves.append(m)
+    return unflatten(flat, rows, cols), "".join(moves)
+
+
+def scramble(rows: int = 3, cols: int | None = None, moves: int = 30,
+             seed: int | random.Random | None = None, goal: State | None = None) -> State:
+    """A board `moves` random moves away from the goal (blank last unless `goal` is given)."""
+    g = goal_state(rows, cols) if goal is None else validate_state(goal, name="goal")
+    return random_walk(g, moves, seed)[0]
+
+
+def random_state(rows: int = 3, cols: int | None = None,
+                 seed: int | random.Random | None = None,
+                 goal: State | None = None) -> State:
+    """A uniformly random board among those that can reach the goal."""
+    g = goal_state(rows, cols) if goal is None else validate_state(goal, name="goal")
+    r, c = shape(g)
+    rng = _rng(seed)
+    flat = list(flatten(g))
+    rng.shuffle(flat)
+    S = unflatten(flat, r, c)
+    if not is_solvable(S, g):
+        # swapping two tiles (not the blank) flips the parity: a bijection between halves
+        i, j = [k for k, x in enumerate(flat) if x != 0][:2]
+        flat[i], flat[j] = flat[j], flat[i]
+        S = unflatten(flat, r, c)
+    return S
+
+
+def state_at_depth(d: int, seed: int | random.Random | None = None,
+                   goal: State | None = None) -> State:
+    """A random 8-puzzle (or other ≤ 9-cell) board whose optimal solution has exactly `d`
+    moves (0..31 for the 3×3 board)."""
+    from .exact import distance_table
+    g = goal_state(3) if goal is None else validate_state(goal, name="goal")
+    table = distance_table(g)
+    layer = sorted(s for s, k in table.items() if k == d) if isinstance(d, int) else []
+    if not layer:
+        deepest = max(table.values())
+        raise PuzzleError(f"state_at_depth: d must be an int from 0 to {deepest} for this "
+                          f"board, got {d!r}")
+    r, c = shape(g)
+    return unflatten(_rng(seed).choice(layer), r, c)
