@@ -1,0 +1,139 @@
+"""The command line: solve a board file the way seed 001 (Princeton's `Solver`) does.
+
+    python -m puzzlekit solve puzzle04.txt
+    python -m puzzlekit solve puzzle4x4-30.txt --algorithm idastar --heuristic linear_conflict
+    python -m puzzlekit check puzzle04.txt RDDR
+    python -m puzzlekit scramble 20 --size 4 --seed 1
+
+`solve` prints every board of a minimum solution, a blank line between boards, then
+``Minimum number of moves = N``; an unsolvable board prints ``No solution possible``.
+
+Exit codes: 0 done (also for an unsolvable board), 1 `check` found the moves wrong,
+2 bad input (missing or malformed file, bad arguments), 3 a search budget ran out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from .errors import PuzzleError, SearchLimitReached
+
+EXIT_OK, EXIT_WRONG, EXIT_BAD_INPUT, EXIT_BUDGET = 0, 1, 2, 3
+
+ALGORITHM_NAMES = ("bfs", "dfs", "dls", "iddfs", "bidirectional", "ucs", "greedy", "astar",
+                   "weighted_astar", "idastar", "reduction")
+HEURISTIC_NAMES = ("zero", "hamming", "manhattan", "linear_conflict", "pdb")
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that exits with code 2 and a one-line message (its default is 2 as well)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {message}\n")
+
+
+def _positive_int(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"{text} is negative")
+    return n
+
+
+def _positive_float(text: str) -> float:
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not x > 0:
+        raise argparse.ArgumentTypeError(f"{text} is not positive")
+    return x
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The `python -m puzzlekit` argument parser."""
+    p = _Parser(prog="python -m puzzlekit",
+                description="Solve, check and scramble sliding-tile puzzles.")
+    sub = p.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    s = sub.add_parser("solve", help="print a minimum solution of a board file")
+    s.add_argument("file", help="board file: first line N, then N rows (0 = blank)")
+    s.add_argument("--algorithm", "-a", default="astar", choices=ALGORITHM_NAMES)
+    s.add_argument("--heuristic", default="manhattan", choices=HEURISTIC_NAMES)
+    s.add_argument("--max-nodes", type=_positive_int, default=None,
+                   help="give up after expanding this many nodes (exit 3)")
+    s.add_argument("--time-limit", type=_positive_float, default=None,
+                   help="give up after this many seconds (exit 3)")
+
+    c = sub.add_parser("check", help="check a move string (U/D/L/R: where the blank goes)")
+    c.add_argument("file", help="board file")
+    c.add_argument("moves", help="e.g. RDDR; '' or - for no moves")
+
+    r = sub.add_parser("scramble", help="print a board N random moves from the goal")
+    r.add_argument("n", type=_positive_int, help="number of random moves")
+    r.add_argument("--size", type=int, default=3, help="board side (default 3)")
+    r.add_argument("--cols", type=int, default=None, help="columns, if not square")
+    r.add_argument("--seed", type=int, default=None, help="random seed (reproducible)")
+    return p
+
+
+def solution_text(path: Sequence[object]) -> str:
+    """Every board of `path` (blank as spaces), a blank line between them, and the count."""
+    from .text import board_str
+    boards = "\n\n".join(board_str(S) for S in path)  # type: ignore[arg-type]
+    return f"{boards}\n\nMinimum number of moves = {len(path) - 1}"
+
+
+def _solve(args: argparse.Namespace) -> int:
+    from .formats import read_board
+    from .solvability import is_solvable
+    start = read_board(args.file)
+    if not is_solvable(start):
+        print("No solution possible")
+        return EXIT_OK
+    from . import solve
+    result = solve(start, algorithm=args.algorithm, heuristic=args.heuristic,
+                   max_nodes=args.max_nodes, time_limit=args.time_limit)
+    print(solution_text(result.path))
+    if not result.optimal:
+        print(f"(found by {result.algorithm}, which does not guarantee the minimum)")
+    return EXIT_OK
+
+
+def _check(args: argparse.Namespace) -> int:
+    from .formats import read_board
+    from .moves import check_solution
+    start = read_board(args.file)
+    moves = "" if args.moves.strip() in ("", "-") else args.moves
+    verdict = check_solution(start, None, moves)
+    print(verdict.message)
+    return EXIT_OK if verdict.ok else EXIT_WRONG
+
+
+def _scramble(args: argparse.Namespace) -> int:
+    from .formats import board_text
+    from .scramble import scramble
+    S = scramble(args.size, args.cols, moves=args.n, seed=args.seed)
+    print(board_text(S), end="")
+    return EXIT_OK
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code (see the module docstring)."""
+    args = build_parser().parse_args(argv)
+    command = {"solve": _solve, "check": _check, "scramble": _scramble}[args.command]
+    try:
+        return command(args)
+    except SearchLimitReached as e:
+        print(f"error: {e}", file=sys.stderr)
+        return EXIT_BUDGET
+    except PuzzleError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
