@@ -1,0 +1,329 @@
+"""Helpers for the graded notebooks: friendly failures that show the boards.
+
+A test cell in the course reads like a sentence:
+
+    assert_board_equal(moveUp(start, 0, 1), expected, what="moveUp(start, 0, 1)")
+    assert_solution(start, goal, path, optimal_length=31)
+    with forbid_reference("nextStates"):
+        run_with_timeout(5, nextStates, start)
+
+Every failure is an ``AssertionError`` whose message a student can act on: what was
+expected, what came back, and (in a notebook) both boards side by side in colour.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import html
+import inspect
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
+
+from .board import State
+from .errors import PuzzleError
+
+T = TypeVar("T")
+
+__all__ = ["assert_board_equal", "assert_solution", "assert_equal", "forbid_reference",
+           "run_with_timeout", "as_board"]
+
+
+# ---------------------------------------------------------------------------
+# Reading whatever a student returns as a board
+
+def as_board(x: object) -> State | None:
+    """`x` as a state if it is a board in any of the seeds' formats, else None.
+
+    Accepts tuples/lists of rows, flat lists (0, ``' '`` or ``'_'`` blank), strings like
+    ``'1238_4765'`` and objects with a ``squares`` attribute (seed 004's class).
+    """
+    from .formats import as_state
+    squares = getattr(x, "squares", None)
+    if squares is not None and not isinstance(x, (str, Sequence)):
+        x = list(squares)
+    try:
+        return as_state(x)
+    except (PuzzleError, TypeError, ValueError, AttributeError):
+        return None
+
+
+def _board_text(S: State) -> str:
+    from .text import board_str
+    return board_str(S)
+
+
+def _board_lines(x: object) -> list[str]:
+    from .text import board_str
+    S = as_board(x)
+    if S is None:
+        return [line for line in repr(x).splitlines()] or [""]
+    return board_str(S).splitlines()
+
+
+def side_by_side(left: object, right: object, titles: tuple[str, str] = ("expected", "got"),
+                 gap: int = 6) -> str:
+    """Two boards as plain text next to each other, with a title over each."""
+    a, b = _board_lines(left), _board_lines(right)
+    width = max(len(titles[0]), *(len(line) for line in a))
+    rows = [f"{titles[0]:<{width}}{' ' * gap}{titles[1]}"]
+    for i in range(max(len(a), len(b))):
+        la = a[i] if i < len(a) else ""
+        lb = b[i] if i < len(b) else ""
+        rows.append(f"{la:<{width}}{' ' * gap}{lb}".rstrip())
+    return "\n".join(rows)
+
+
+# ---------------------------------------------------------------------------
+# Showing the two boards in colour when running in a notebook
+
+def _in_notebook() -> bool:
+    shell = sys.modules.get("IPython")
+    if shell is None:
+        return False
+    try:
+        ip = shell.get_ipython()  # type: ignore[attr-defined]
+    except Exception:
+        return False
+    return ip is not None and "IPKernelApp" in getattr(ip, "config", {})
+
+
+_COLOURS = ["#ffffff", "#add8e6", "#ffc0cb", "#ee82ee", "#ffa500", "#fa8072", "#ffff66",
+            "#90ee90", "#f4a460"]
+
+
+def _fallback_diff_html(expected: State, got: State | None, got_raw: object) -> str:
+    """A minimal coloured pair of boards (used until puzzlekit.display is available)."""
+    def table(S: State, other: State | None) -> str:
+        cells = []
+        for r, row in enumerate(S):
+            tds = []
+            for c, x in enumerate(row):
+                wrong = other is not None and other[r][c] != x
+                colour = _COLOURS[x % len(_COLOURS)] if x else "#ffffff"
+                border = "3px solid #d00" if wrong else "1px solid #333"
+                tds.append(f'<td style="background:{colour};border:{border};width:2em;'
+                           f'height:2em;text-align:center;font-weight:bold;color:#000">'
+                           f'{x or ""}</td>')
+            cells.append("<tr>" + "".join(tds) + "</tr>")
+        return '<table style="border-collapse:collapse">' + "".join(cells) + "</table>"
+
+    got_html = (table(got, expected) if got is not None
+                else f"<pre>{html.escape(repr(got_raw)[:300])}</pre>")
+    return ('<div style="display:flex;gap:2em;align-items:flex-start">'
+            f'<div><b>expected</b>{table(expected, got)}</div>'
+            f'<div><b>got</b>{got_html}</div></div>')
+
+
+def _diff_html(expected: State, got: State | None, got_raw: object) -> str:
+    if got is not None:
+        try:
+            from .display import diff_html
+            return str(diff_html(expected, got))
+        except Exception:   # the visuals module is optional here
+            pass
+    return _fallback_diff_html(expected, got, got_raw)
+
+
+def _show_html(markup: str) -> None:
+    if not _in_notebook():
+        return
+    try:
+        from IPython.display import HTML, display
+        display(HTML(markup))
+    except Exception:
+        pass
+
+
+# ---------------------------------------------------------------------------
+# The assertions
+
+def assert_board_equal(got: object, expected: object, *, what: str = "the board") -> None:
+    """Fail with both boards (in colour in a notebook) unless `got` is the board `expected`."""
+    want = as_board(expected)
+    if want is None:
+        raise PuzzleError(f"assert_board_equal: the expected value is not a board: {expected!r}")
+    have = as_board(got)
+    if have == want:
+        return
+    _show_html(_diff_html(want, have, got))
+    if have is None:
+        raise AssertionError(f"{what} should be the board\n{_board_text(want)}\n"
+                             f"but it is {got!r:.200}, which is not a board")
+    raise AssertionError(f"{what} is not the expected board:\n{side_by_side(want, have)}")
+
+
+def assert_equal(got: object, expected: object, message: str) -> None:
+    """Fail with `message` and both values unless ``got == expected``."""
+    if got == expected:
+        return
+    raise AssertionError(f"{message}\n  expected: {expected!r:.300}\n  got:      {got!r:.300}")
+
+
+def assert_solution(start: object, goal: object, path_or_moves: object, *,
+                    optimal_length: int | None = None, what: str = "your path") -> None:
+    """Fail unless `path_or_moves` (states or move letters) legally takes `start` to `goal`.
+
+    With `optimal_length`, the solution must also have exactly that many moves; any
+    optimal solution is accepted, whatever its tie-breaks.
+    """
+    from .moves import check_solution
+    S, G = as_board(start), as_board(goal)
+    if S is None or G is None:
+        raise PuzzleError("assert_solution: start and goal must be boards")
+    if path_or_moves is None:
+        raise AssertionError(f"{what} is None: did you forget to return it?")
+    seq = path_or_moves
+    if not isinstance(seq, str):
+        if not isinstance(seq, Sequence):
+            try:
+                seq = list(seq)  # type: ignore[call-overload]
+            except TypeError:
+                raise AssertionError(f"{what} should be a list of states or a string of "
+                                     f"moves, got {type(seq).__name__}") from None
+        if seq and not isinstance(seq[0], str):
+            seq = [as_board(x) if as_board(x) is not None else x for x in seq]
+    try:
+        verdict = check_solution(S, G, seq)  # type: ignore[arg-type]
+    except PuzzleError as e:
+        raise AssertionError(f"{what} is not a solution: {e}") from None
+    if not verdict.ok:
+        raise AssertionError(f"{what} is not a solution: {verdict.message}")
+    if optimal_length is not None and verdict.length != optimal_length:
+        more = "longer" if verdict.length > optimal_length else "shorter (impossible!)"
+        raise AssertionError(f"{what} has {verdict.length} moves, but the shortest solution "
+                             f"has {optimal_length}: yours is {more}")
+
+
+# ---------------------------------------------------------------------------
+# Making sure students write the function themselves
+
+class _Forbidden:
+    """Stands in for a reference function while a student's code runs."""
+
+    def __init__(self, name: str, calls: list[str]) -> None:
+        self.name, self.calls = name, calls
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        self.calls.append(self.name)
+        raise AssertionError(f"your code called puzzlekit's ready-made {self.name}; this "
+                             "exercise asks you to write it yourself")
+
+
+def _reference(name: str) -> tuple[object, object]:
+    """(the module that defines puzzlekit.`name`, the function)."""
+    import importlib
+
+    import puzzlekit
+    module_name = puzzlekit._EXPORTS.get(name)
+    if module_name is None:
+        raise PuzzleError(f"forbid_reference: puzzlekit has no reference called {name!r}")
+    module = importlib.import_module(f"puzzlekit.{module_name}")
+    return module, getattr(module, name)
+
+
+def _caller_namespaces() -> list[dict[str, Any]]:
+    spaces: list[dict[str, Any]] = []
+    main = sys.modules.get("__main__")
+    if main is not None:
+        spaces.append(vars(main))
+    frame = inspect.currentframe()
+    while frame is not None:
+        g = frame.f_globals
+        if g.get("__name__") not in (__name__, "contextlib") and all(g is not s for s in spaces):
+            spaces.append(g)
+            break
+        frame = frame.f_back
+    return spaces
+
+
+_ABSENT = object()
+
+
+@contextlib.contextmanager
+def forbid_reference(*names: str) -> Iterator[None]:
+    """While the block runs, calling puzzlekit's reference `names` fails the test.
+
+    Catches ``pk.nextStates``, ``from puzzlekit import nextStates`` and wrappers around
+    them, even when the student's code swallows the exception.
+    """
+    import puzzlekit
+    calls: list[str] = []
+    patches: list[tuple[dict[str, Any], str, object]] = []   # (namespace, key, old value)
+    originals = {}
+    for name in names:
+        module, func = _reference(name)
+        originals[name] = func
+        stand_in = _Forbidden(name, calls)
+        for space in (vars(module), vars(puzzlekit)):
+            patches.append((space, name, space.get(name, _ABSENT)))
+            space[name] = stand_in
+    for space in _caller_namespaces():
+        for key, value in list(space.items()):
+            for name, func in originals.items():
+                if value is func:
+                    patches.append((space, key, value))
+                    space[key] = _Forbidden(name, calls)
+    try:
+        yield
+    finally:
+        for space, key, old in reversed(patches):
+            if old is _ABSENT:
+                space.pop(key, None)
+            else:
+                space[key] = old
+    if calls:
+        raise AssertionError(f"your code called puzzlekit's ready-made {calls[0]}; this "
+                             "exercise asks you to write it yourself")
+
+
+# ---------------------------------------------------------------------------
+# Stopping code that runs too long (e.g. BFS without a visited set)
+
+class _TimeUp(BaseException):
+    """Raised inside the student's code when its time is up (not an Exception on purpose)."""
+
+
+def run_with_timeout(seconds: float, func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``func(*args, **kwargs)``, or an AssertionError if it takes more than `seconds`."""
+    name = getattr(func, "__name__", "your function")
+    message = (f"{name} did not finish within {seconds:g} seconds. Is there an infinite "
+               "loop, or a search that revisits the same states again and again (a missing "
+               "visited set)?")
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGALRM"):
+        return _run_in_thread(seconds, message, func, *args, **kwargs)
+
+    def time_up(signum: int, frame: object) -> None:
+        raise _TimeUp()
+
+    old = signal.signal(signal.SIGALRM, time_up)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        return func(*args, **kwargs)
+    except _TimeUp:
+        raise AssertionError(message) from None
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+
+
+def _run_in_thread(seconds: float, message: str, func: Callable[..., T], *args: Any,
+                   **kwargs: Any) -> T:
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = func(*args, **kwargs)
+        except BaseException as e:  # handed to the caller below
+            box["error"] = e
+
+    worker = threading.Thread(target=target, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        raise AssertionError(message)
+    if "error" in box:
+        raise box["error"]
+    return box["value"]

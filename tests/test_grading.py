@@ -1,0 +1,87 @@
+"""The grading helpers fail with messages a student can act on, and only when they should."""
+
+import pytest
+
+import puzzlekit as pk
+from puzzlekit.grading import (as_board, assert_board_equal, assert_equal, assert_solution,
+                               forbid_reference, run_with_timeout, side_by_side)
+
+start = ((8, 0, 6), (5, 4, 7), (2, 3, 1))
+goal = ((0, 1, 2), (3, 4, 5), (6, 7, 8))
+
+
+def test_boards_are_read_in_every_seed_format():
+    S = ((1, 2, 3), (8, 0, 4), (7, 6, 5))
+    for fmt in (S, [list(r) for r in S], [1, 2, 3, 8, 0, 4, 7, 6, 5], "1238_4765",
+                [1, 2, 3, 8, " ", 4, 7, 6, 5]):
+        assert as_board(fmt) == S
+    assert as_board(None) is None and as_board("hello") is None
+
+
+def test_assert_board_equal_shows_both_boards():
+    assert_board_equal(pk.moveUp(start, 0, 1), "846507231")
+    with pytest.raises(AssertionError) as e:
+        assert_board_equal(start, pk.moveUp(start, 0, 1), what="moveUp(start, 0, 1)")
+    text = str(e.value)
+    assert "moveUp(start, 0, 1)" in text and "expected" in text and "got" in text
+    assert side_by_side(start, start).count("8 0 6".replace("0", " ")) == 2
+    with pytest.raises(AssertionError, match="not a board"):
+        assert_board_equal(None, start)
+
+
+def test_assert_equal_names_both_values():
+    assert_equal(3, 3, "same")
+    with pytest.raises(AssertionError, match=r"(?s)findZero.*\(0, 1\).*\(1, 0\)"):
+        assert_equal((1, 0), (0, 1), "findZero(start)")
+
+
+def test_assert_solution_accepts_any_optimal_path_and_names_the_problem():
+    path = list(pk.search(pk.nextStates, start, goal))
+    assert_solution(start, goal, path, optimal_length=len(path) - 1)
+    assert_solution(start, goal, pk.path_to_moves(path), optimal_length=len(path) - 1)
+    with pytest.raises(AssertionError, match="longer"):
+        assert_solution(start, goal, path, optimal_length=len(path) - 2)
+    with pytest.raises(AssertionError, match="illegal"):
+        assert_solution(start, goal, "U")
+    with pytest.raises(AssertionError, match="None"):
+        assert_solution(start, goal, None)
+
+
+def test_forbid_reference_catches_every_way_of_calling_the_reference():
+    from puzzlekit import nextStates
+
+    def direct(S):
+        return nextStates(S)
+
+    def swallowing(S):
+        try:
+            return pk.nextStates(S)
+        except Exception:
+            return set()
+
+    def own(S):
+        return {pk.apply_moves(S, m) for m in "UDLR" if pk.check_solution(S, None, m).legal}
+
+    for cheat in (direct, swallowing, nextStates):
+        with pytest.raises(AssertionError, match="yourself"):
+            with forbid_reference("nextStates"):
+                cheat(start)
+    expected = pk.nextStates(start)
+    with forbid_reference("nextStates"):
+        got = own(start)
+    assert got == expected
+    assert pk.nextStates(start) == nextStates(start) == expected   # restored afterwards
+
+
+def test_forbid_reference_refuses_unknown_names():
+    with pytest.raises(pk.PuzzleError):
+        with forbid_reference("no_such_function"):
+            pass
+
+
+def test_run_with_timeout_stops_endless_code_and_passes_results_through():
+    assert run_with_timeout(5, sum, [1, 2, 3]) == 6
+    with pytest.raises(AssertionError, match="did not finish"):
+        run_with_timeout(0.2, lambda: [0 for _ in iter(int, 1)])
+    with pytest.raises(ZeroDivisionError):
+        run_with_timeout(5, lambda: 1 / 0)
