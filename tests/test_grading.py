@@ -47,30 +47,43 @@ def test_assert_solution_accepts_any_optimal_path_and_names_the_problem():
         assert_solution(start, goal, None)
 
 
-def test_forbid_reference_catches_every_way_of_calling_the_reference():
-    from puzzlekit import nextStates
+# Cheats as a student would write them in a notebook: at top level, so they use globals.
+from puzzlekit import nextStates  # noqa: E402
 
-    def direct(S):
-        return nextStates(S)
 
-    def swallowing(S):
-        try:
-            return pk.nextStates(S)
-        except Exception:
-            return set()
+def direct(S):
+    return nextStates(S)
 
-    def own(S):
-        return {pk.apply_moves(S, m) for m in "UDLR" if pk.check_solution(S, None, m).legal}
 
-    for cheat in (direct, swallowing, nextStates):
-        with pytest.raises(AssertionError, match="yourself"):
-            with forbid_reference("nextStates"):
-                cheat(start)
+def swallowing(S):
+    try:
+        return pk.nextStates(S)
+    except Exception:
+        return set()
+
+
+def via_module(S):
+    return pk.lecture.nextStates(S)
+
+
+def own(S):
+    return {pk.apply_moves(S, m) for m in "UDLR" if pk.check_solution(S, None, m).legal}
+
+
+@pytest.mark.parametrize("cheat", [direct, swallowing, via_module])
+def test_forbid_reference_catches_every_way_of_calling_the_reference(cheat):
+    with pytest.raises(AssertionError, match="yourself"):
+        with forbid_reference("nextStates"):
+            cheat(start)
+
+
+def test_forbid_reference_lets_own_code_run_and_restores_the_reference():
     expected = pk.nextStates(start)
-    with forbid_reference("nextStates"):
+    with forbid_reference("nextStates", "findZero"):
         got = own(start)
     assert got == expected
-    assert pk.nextStates(start) == nextStates(start) == expected   # restored afterwards
+    assert pk.nextStates(start) == nextStates(start) == direct(start) == expected
+    assert pk.findZero(start) == (0, 1)
 
 
 def test_forbid_reference_refuses_unknown_names():
