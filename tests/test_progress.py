@@ -1,0 +1,74 @@
+"""Progress displays for long searches: widget bar, text line, or quiet under nbgrader."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from puzzlekit.progress import ProgressEvent, make_reporter
+from puzzlekit.progress_display import (WidgetReporter, auto_reporter, describe, in_notebook,
+                                        quiet)
+
+
+def event(kind: str, value: float, nodes: int = 100) -> ProgressEvent:
+    return ProgressEvent("bfs", kind, value, nodes, 0.25)
+
+
+def test_an_event_reads_as_one_line_of_words():
+    assert describe(event("layer", 12, 4213)) == "bfs: depth 12 · 4,213 nodes expanded · 0.2 s"
+    assert "bound 30" in describe(ProgressEvent("idastar", "bound", 30, 7, 1.0))
+    assert "finished" in describe(event("done", 31))
+
+
+def test_under_the_autograder_progress_is_quiet(monkeypatch, capsys):
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    assert auto_reporter() is quiet
+    assert make_reporter(True) is None
+    quiet(event("layer", 3))
+    assert capsys.readouterr() == ("", "")
+
+
+def test_in_a_terminal_progress_is_one_updating_text_line(monkeypatch, capsys):
+    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+    assert not in_notebook()
+    report = auto_reporter()
+    assert not isinstance(report, WidgetReporter)
+    for depth in range(1, 4):
+        report(event("layer", depth, 10 * depth))
+    report(event("done", 3, 30))
+    err = capsys.readouterr().err
+    assert err.count("\r") == 4 and err.endswith("\n") and err.count("\n") == 1
+    assert "depth 3" in err and "30 nodes" in err
+
+
+def test_the_widget_bar_grows_with_the_depth_and_fills_when_done(monkeypatch):
+    shown = []
+    monkeypatch.setattr("IPython.display.display", lambda x: shown.append(x))
+    report = WidgetReporter(min_interval=0)
+    for depth in range(1, 20):
+        report(event("layer", depth))
+        assert report.bar.value == depth < report.bar.max
+    assert shown == [report.box]          # displayed once, at the first event
+    assert "depth 19" in report.label.value
+    report(event("done", 19))
+    assert report.bar.value == report.bar.max and report.bar.bar_style == "success"
+
+
+def test_the_widget_bar_skips_updates_that_come_too_fast(monkeypatch):
+    monkeypatch.setattr("IPython.display.display", lambda x: None)
+    report = WidgetReporter(min_interval=3600)
+    report(event("nodes", 1000))
+    report(event("nodes", 2000))
+    assert "1,000" in report.label.value
+    report(event("done", 2000))
+    assert "finished" in report.label.value
+
+
+def test_solve_reports_through_the_auto_display(monkeypatch):
+    solver = pytest.importorskip("puzzlekit.solver")
+    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+    stream = io.StringIO()
+    monkeypatch.setattr("sys.stderr", stream)
+    solver.solve(((1, 2, 3), (4, 5, 6), (0, 7, 8)), algorithm="bfs", progress=True)
+    assert "bfs" in stream.getvalue()
