@@ -49,6 +49,9 @@ _EXPORTS: dict[str, str] = {
     "solve": "solver", "SearchResult": "solver", "ALGORITHMS": "solver",
     # text rendering
     "print_pos": "text", "print_moves": "text", "board_str": "text", "path_str": "text",
+    # widgets (issue 3)
+    "play_path": "widgets", "PathPlayer": "widgets", "PlayableBoard": "widgets",
+    "play": "widgets",
 }
 
 __all__ = sorted(set(_EXPORTS) | {"PuzzleError", "Unsolvable", "SearchLimitReached",

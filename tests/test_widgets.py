@@ -1,0 +1,207 @@
+"""The playable board's rules (the `Game`, no front end needed), the widgets built on it,
+and their static HTML fallback."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from puzzlekit.board import flatten, goal_state
+from puzzlekit.errors import PuzzleError
+from puzzlekit.exact import exact_distance
+from puzzlekit.heuristics import manhattan
+from puzzlekit.scramble import random_state, state_at_depth
+from puzzlekit.solvability import is_solvable
+from puzzlekit.widgets import WIDGET_VIEW, Game, PathPlayer, PlayableBoard, play, play_path
+
+shapes = st.sampled_from([(2, 2), (2, 3), (3, 3), (3, 4), (4, 4)])
+
+
+@st.composite
+def games(draw):
+    rows, cols = draw(shapes)
+    seed = draw(st.integers(0, 10**6))
+    return Game(rows, cols, state=random_state(rows, cols, seed=seed))
+
+
+def tile_at(game, rc):
+    r, c = rc
+    return game.state[r][c]
+
+
+@given(games())
+def test_a_click_on_a_tile_next_to_the_blank_slides_it_into_the_blank(game):
+    for rc in list(game.movable()):
+        g = Game(state=game.state, goal=game.goal)
+        blank, tile = g.blank(), tile_at(g, rc)
+        assert g.click(*rc)
+        assert tile_at(g, blank) == tile and g.blank() == rc
+        assert g.moves_made == 1
+
+
+@given(games())
+def test_a_click_anywhere_else_changes_nothing(game):
+    rows, cols = game.shape
+    movable = game.movable()
+    assert 2 <= len(movable) <= 4
+    for r in range(-1, rows + 1):
+        for c in range(-1, cols + 1):
+            if (r, c) not in movable:
+                before = game.state
+                assert not game.click(r, c)
+                assert game.state == before and game.moves_made == 0
+
+
+@given(games(), st.lists(st.integers(0, 3), max_size=12))
+def test_undo_takes_moves_back_in_order_and_reset_returns_to_the_start(game, picks):
+    seen = [game.state]
+    for k in picks:
+        cells = sorted(game.movable())
+        game.click(*cells[k % len(cells)])
+        seen.append(game.state)
+    assert game.moves_made == len(picks)
+    while game.undo():
+        seen.pop()
+        assert game.state == seen[-1]
+    assert game.state == game.start and not game.undo()
+    for k in picks:
+        game.click(*sorted(game.movable())[k % 2])
+    game.reset()
+    assert game.state == game.start and game.moves_made == 0
+
+
+def test_status_reports_moves_manhattan_and_solvability():
+    game = Game(state=((1, 2, 3), (4, 5, 6), (0, 7, 8)))
+    assert game.manhattan == manhattan(game.state) == 2 and game.solvable
+    game.click(2, 1)
+    assert "moves made: 1" in game.status() and "Manhattan distance: 1" in game.status()
+    game.click(2, 2)
+    assert game.solved and "solved" in game.status()
+    stuck = Game(state=((2, 1, 3), (4, 5, 6), (7, 8, 0)))
+    assert not stuck.solvable and "cannot" in stuck.status() and stuck.hint() is None
+
+
+def test_scramble_is_seeded_solvable_and_clears_the_history():
+    a, b = Game(4), Game(4)
+    a.click(3, 2)
+    assert a.scramble(40, seed=7) == b.scramble(40, seed=7) != goal_state(4)
+    assert a.moves_made == 0 and a.start == a.state and is_solvable(a.state)
+
+
+def test_bad_boards_are_refused_with_a_puzzle_error():
+    with pytest.raises(PuzzleError):
+        Game(state=((1, 2), (3, 3)))
+    with pytest.raises(PuzzleError):
+        Game(state=((1, 2, 3), (4, 5, 6), (7, 8, 0)), goal=((1, 2), (3, 0)))
+
+
+# hints come from the solver ###################################################################
+
+def have(module: str) -> bool:
+    return importlib.util.find_spec(module) is not None
+
+
+needs_solver = pytest.mark.skipif(not have("puzzlekit.solver"), reason="no puzzlekit.solver yet")
+needs_display = pytest.mark.skipif(not have("puzzlekit.display"),
+                                   reason="no puzzlekit.display yet")
+
+
+@needs_solver
+@settings(max_examples=12, deadline=None)
+@given(st.integers(1, 24), st.integers(0, 10**6))
+def test_a_hint_is_an_optimal_next_move_on_the_8_puzzle(depth, seed):
+    goal = goal_state(3)
+    game = Game(state=state_at_depth(depth, seed=seed, goal=goal), goal=goal)
+    rc = game.hint_tile()
+    assert game.click(*rc)
+    assert exact_distance(game.state, goal) == depth - 1
+
+
+@needs_solver
+def test_following_hints_solves_the_puzzle_in_the_optimal_number_of_moves():
+    goal = goal_state(3)
+    game = Game(state=state_at_depth(20, seed=3, goal=goal), goal=goal)
+    while not game.solved:
+        assert game.click(*game.hint_tile())
+    assert game.moves_made == 20
+    assert game.hint() is None
+
+
+# the widgets ##################################################################################
+
+
+def board_on_buttons(board):
+    rows, cols = board.game.shape
+    labels = [int(b.description or 0) for b in board.cells]
+    return tuple(tuple(labels[r * cols:(r + 1) * cols]) for r in range(rows))
+
+
+@needs_display
+def test_clicking_a_tile_button_slides_the_tile_on_the_widget():
+    board = PlayableBoard(state=((1, 2, 3), (4, 0, 5), (7, 8, 6)))
+    assert board_on_buttons(board) == board.state
+    board.cells[5].click()                       # tile 5, right of the blank
+    assert board.state == ((1, 2, 3), (4, 5, 0), (7, 8, 6))
+    assert board_on_buttons(board) == board.state
+    board.cells[0].click()                       # tile 1, far from the blank: nothing
+    assert board.state == ((1, 2, 3), (4, 5, 0), (7, 8, 6))
+    assert "next to the blank" in board.message.value
+    board.buttons["undo"].click()
+    assert board_on_buttons(board) == ((1, 2, 3), (4, 0, 5), (7, 8, 6))
+
+
+@needs_display
+def test_tile_buttons_wear_distinct_colours_and_a_white_blank():
+    from puzzlekit.display import tile_colours
+    board = play(4, seed=5)
+    colours = {int(b.description or 0): b.style.button_color for b in board.cells}
+    assert colours == tile_colours(board.game.goal)
+    assert colours[0].lower() in ("white", "#fff", "#ffffff")
+    assert len(set(colours.values())) == 16
+
+
+@needs_display
+@needs_solver
+def test_the_solve_button_plays_a_solution_to_the_goal():
+    board = PlayableBoard(state=state_at_depth(12, seed=1))
+    board.solve(delay=0)
+    assert board.game.solved and board_on_buttons(board) == goal_state(3)
+    assert board.game.moves_made == 12
+
+
+@needs_display
+def test_the_player_shows_the_board_of_each_step():
+    from puzzlekit.display import board_html
+    path = [goal_state(3)]
+    for tile in (6, 5, 2):
+        g = Game(state=path[-1])
+        g.click(*next(rc for rc in g.movable() if g.state[rc[0]][rc[1]] == tile))
+        path.append(g.state)
+    player = play_path(path[::-1])
+    assert player.board.value == board_html(path[-1], path[0])
+    player.show_step(2)
+    assert player.board.value == board_html(path[1], path[0])
+    assert "move 2 of 3" in player.caption.value
+    player.speed.value = 10
+    assert player.play.interval == 100
+    with pytest.raises(PuzzleError):
+        PathPlayer([goal_state(3), random_state(3, seed=1)])
+    with pytest.raises(PuzzleError):
+        PathPlayer([])
+
+
+@pytest.mark.parametrize("make", [lambda: PlayableBoard(4), lambda: play_path(
+    [goal_state(2), ((1, 2), (0, 3))])])
+@needs_display
+def test_widgets_carry_a_static_html_picture_for_places_without_widgets(make, monkeypatch):
+    widget = make()
+    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+    bundle = widget._repr_mimebundle_()
+    assert WIDGET_VIEW in bundle and bundle[WIDGET_VIEW]["model_id"] == widget.model_id
+    assert "<table" in bundle["text/html"]
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    bundle = widget._repr_mimebundle_()
+    assert WIDGET_VIEW not in bundle and "<table" in bundle["text/html"]
