@@ -49,6 +49,10 @@ _EXPORTS: dict[str, str] = {
     "solve": "solver", "SearchResult": "solver", "ALGORITHMS": "solver",
     # text rendering
     "print_pos": "text", "print_moves": "text", "board_str": "text", "path_str": "text",
+    # coloured boards and animations (issue 3)
+    "board_html": "display", "show": "display", "show_path": "display",
+    "path_html": "display", "diff_html": "display", "show_diff": "display",
+    "tile_colours": "display", "css_text": "display",
     # widgets (issue 3)
     "play_path": "widgets", "PathPlayer": "widgets", "PlayableBoard": "widgets",
     "play": "widgets",
