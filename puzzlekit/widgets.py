@@ -23,7 +23,7 @@ from typing import Any
 import ipywidgets as W
 
 from .board import State, flatten, goal_state, resolve_goal, shape, validate_state
-from .errors import PuzzleError, SearchLimitReached
+from .errors import PuzzleError, SearchLimitReached, Unsolvable
 from .geometry import INVERSE, grid
 from .heuristics import manhattan
 from .moves import moves_to_path, path_to_moves
@@ -46,29 +46,43 @@ class Plan:
     optimal: bool
 
 
+def _attempt(state: State, goal: State, options: dict[str, Any]) -> Plan | str:
+    """A plan from one call of the solver, or the reason it gave none."""
+    from .solver import solve
+    try:
+        result = solve(state, goal, **options)
+    except Unsolvable:
+        raise
+    except SearchLimitReached as e:
+        return f"out of budget: {e}"
+    except (ImportError, NotImplementedError, PuzzleError) as e:   # not (yet) available
+        return f"{options['algorithm']}: {e}"
+    return Plan(state, result.moves or "", bool(result.optimal))
+
+
 def plan_solution(state: State, goal: State, *,
                   time_limit: float = OPTIMAL_TIME_LIMIT) -> Plan:
-    """A solution from `state`: optimal when the solver finds one within `time_limit`,
-    otherwise the big-board reduction solver's (legal, not shortest)."""
-    from .solver import solve
-    rows, cols = shape(state)
-    tries: list[dict[str, Any]] = (
-        [dict(algorithm="astar", heuristic="manhattan")] if rows * cols <= 9 else
+    """A solution from `state`: optimal when the solver finds one within `time_limit`
+    (boards up to 4×4), otherwise the big-board reduction solver's (legal, not shortest)."""
+    cells = shape(state)[0] * shape(state)[1]
+    optimal: list[dict[str, Any]] = (
+        [dict(algorithm="astar", heuristic="manhattan")] if cells <= 9 else
         [dict(algorithm="idastar", heuristic="pdb", time_limit=time_limit),
-         dict(algorithm="idastar", heuristic="linear_conflict", time_limit=time_limit),
-         dict(algorithm="reduction"),
-         dict(algorithm="weighted_astar", heuristic="linear_conflict", weight=3.0,
-              time_limit=4 * time_limit)])
-    reasons = []
-    for options in tries:
-        try:
-            result = solve(state, goal, **options)
-        except (SearchLimitReached, PuzzleError, ImportError, NotImplementedError) as e:
-            if type(e).__name__ == "Unsolvable":
-                raise
-            reasons.append(f"{options['algorithm']}: {e}")
-            continue
-        return Plan(state, result.moves or "", bool(result.optimal))
+         dict(algorithm="idastar", heuristic="linear_conflict", time_limit=time_limit)]
+        if cells <= 16 else [])
+    fallback: list[dict[str, Any]] = [
+        dict(algorithm="reduction"),
+        dict(algorithm="weighted_astar", heuristic="linear_conflict", weight=3.0,
+             time_limit=4 * time_limit)]
+    reasons: list[str] = []
+    for tries in (optimal, fallback):
+        for options in tries:
+            plan = _attempt(state, goal, options)
+            if isinstance(plan, Plan):
+                return plan
+            reasons.append(plan)
+            if plan.startswith("out of budget"):
+                break                  # a weaker search of the same kind will not do better
     raise PuzzleError("no solution found within the budget: " + "; ".join(reasons))
 
 
@@ -177,10 +191,10 @@ class Game:
         """A plan from the current board to the goal (reusing the last plan when the
         board is still on it)."""
         p = self._plan
-        if p is not None and self.state in moves_to_path(p.start, p.moves):
-            done = moves_to_path(p.start, p.moves).index(self.state)
-            if done:
-                p = Plan(self.state, p.moves[done:], p.optimal)
+        on_plan = [] if p is None else moves_to_path(p.start, p.moves)
+        if p is not None and self.state in on_plan:
+            done = on_plan.index(self.state)
+            p = Plan(self.state, p.moves[done:], p.optimal)
         else:
             p = plan_solution(self.state, self.goal)
         self._plan = p
