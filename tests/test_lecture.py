@@ -1,0 +1,87 @@
+"""The lecture's vocabulary (seed 002): findZero, moveUp/Down/Left/Right, nextStates."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+
+import puzzlekit as pk
+
+from boards import boards
+
+#: lecture function -> the seed 000 letter of the same move (where the blank goes)
+LETTER_OF = {pk.moveUp: "D", pk.moveDown: "U", pk.moveLeft: "R", pk.moveRight: "L"}
+INVERSE = {pk.moveUp: pk.moveDown, pk.moveDown: pk.moveUp,
+           pk.moveLeft: pk.moveRight, pk.moveRight: pk.moveLeft}
+
+
+def legal_moves(S):
+    """The lecture moves that are possible in S (a tile exists on that side of the blank)."""
+    r, c = pk.findZero(S)
+    rows, cols = pk.shape(S)
+    return [m for m, ok in ((pk.moveUp, r + 1 < rows), (pk.moveDown, r > 0),
+                            (pk.moveLeft, c + 1 < cols), (pk.moveRight, c > 0)) if ok]
+
+
+@given(boards())
+def test_findZero_finds_the_blank(S):
+    r, c = pk.findZero(S)
+    assert S[r][c] == 0
+
+
+@given(boards())
+def test_each_move_has_its_inverse(S):
+    for move in legal_moves(S):
+        T = move(S, *pk.findZero(S))
+        assert T != S
+        assert INVERSE[move](T, *pk.findZero(T)) == S
+
+
+@given(boards())
+def test_moves_name_where_the_tile_goes(S):
+    """moveUp: the tile below the blank goes up, so the blank goes down (letter D)."""
+    for move in legal_moves(S):
+        assert move(S, *pk.findZero(S)) == pk.apply_moves(S, LETTER_OF[move])
+
+
+@given(boards())
+def test_nextStates_has_2_to_4_states_one_move_away(S):
+    nxt = pk.nextStates(S)
+    assert 2 <= len(nxt) <= 4
+    assert nxt == {move(S, *pk.findZero(S)) for move in legal_moves(S)}
+    assert all(pk.move_between(S, T) is not None for T in nxt)
+
+
+def test_nextStates_sizes_by_blank_position():
+    S = pk.goal_state(3, blank="first")
+    assert len(pk.nextStates(S)) == 2                                   # corner
+    assert len(pk.nextStates(pk.apply_moves(S, "R"))) == 3              # edge
+    assert len(pk.nextStates(pk.apply_moves(S, "RD"))) == 4             # centre
+
+
+@pytest.mark.parametrize("move, r, c", [
+    (pk.moveUp, 2, 2), (pk.moveDown, 0, 0), (pk.moveLeft, 2, 2), (pk.moveRight, 0, 0)])
+def test_moves_off_the_board_raise(move, r, c):
+    S = pk.goal_state(3) if r == 2 else pk.goal_state(3, blank="first")
+    with pytest.raises(pk.PuzzleError, match=move.__name__):
+        move(S, r, c)
+
+
+@pytest.mark.parametrize("move", [pk.moveUp, pk.moveDown, pk.moveLeft, pk.moveRight])
+def test_moves_insist_on_the_blank_position(move):
+    S = pk.apply_moves(pk.goal_state(3), "UL")            # blank in the centre
+    with pytest.raises(pk.PuzzleError, match="findZero"):
+        move(S, 0, 0)
+    with pytest.raises(pk.PuzzleError):
+        move(S, -1, 1)                                     # no negative-index wrap-around
+
+
+def test_findZero_without_blank():
+    with pytest.raises(pk.PuzzleError, match="no blank"):
+        pk.findZero(((1, 2), (3, 4)))
+
+
+def test_list_and_tuple_conversions():
+    S = pk.goal_state(2, 3)
+    assert pk.listOfLists(S) == [[1, 2, 3], [4, 5, 0]]
+    assert pk.tupleOfTuples(pk.listOfLists(S)) == S
