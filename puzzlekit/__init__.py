@@ -61,6 +61,10 @@ _EXPORTS: dict[str, str] = {
 __all__ = sorted(set(_EXPORTS) | {"PuzzleError", "Unsolvable", "SearchLimitReached",
                                   "SearchStats"})
 
+# `scramble` names both a submodule and its function. Importing the submodule (as the CLI
+# does) would rebind `puzzlekit.scramble` to the module, so bind the function now.
+from .scramble import scramble  # noqa: E402
+
 
 def __getattr__(name: str) -> Any:
     module = _EXPORTS.get(name)
