@@ -58,7 +58,7 @@ def conflict_pairs(S: State, goal: State | None = None) -> list[tuple[int, int]]
     goal_pos = {t: p for p, t in enumerate(g)}
     pairs = []
     for line_cells, key in _lines(rows, cols):
-        tiles = [s[p] for p in line_cells
+        tiles = [s[p] for p in sorted(line_cells)
                  if s[p] and goal_pos[s[p]] in line_cells]
         for i in range(len(tiles)):
             for j in range(i + 1, len(tiles)):
