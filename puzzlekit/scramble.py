@@ -4,8 +4,9 @@ solvable boards, and 8-puzzle boards at an exact optimal distance from the goal.
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
-from .board import State, flatten, goal_state, resolve_goal, shape, unflatten, validate_state
+from .board import State, flatten, goal_state, shape, unflatten, validate_state
 from .errors import PuzzleError
 from .geometry import INVERSE, grid
 from .solvability import is_solvable
@@ -103,17 +104,24 @@ def random_state(rows: int = 3, cols: int | None = None,
     return S
 
 
+@lru_cache(maxsize=8)
+def _layers(goal: State) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    from .exact import distance_table
+    table = distance_table(goal)
+    layers: list[list[tuple[int, ...]]] = [[] for _ in range(max(table.values()) + 1)]
+    for s, k in table.items():
+        layers[k].append(s)
+    return tuple(tuple(sorted(layer)) for layer in layers)
+
+
 def state_at_depth(d: int, seed: int | random.Random | None = None,
                    goal: State | None = None) -> State:
     """A random 8-puzzle (or other ≤ 9-cell) board whose optimal solution has exactly `d`
-    moves (0..31 for the 3×3 board)."""
-    from .exact import distance_table
+    moves (0..31 for the 3×3 board with a corner goal; 0..30 with the blank in the middle)."""
     g = goal_state(3) if goal is None else validate_state(goal, name="goal")
-    table = distance_table(g)
-    layer = sorted(s for s, k in table.items() if k == d) if isinstance(d, int) else []
-    if not layer:
-        deepest = max(table.values())
-        raise PuzzleError(f"state_at_depth: d must be an int from 0 to {deepest} for this "
-                          f"board, got {d!r}")
+    layers = _layers(g)
+    if isinstance(d, bool) or not isinstance(d, int) or not 0 <= d < len(layers):
+        raise PuzzleError(f"state_at_depth: d must be an int from 0 to {len(layers) - 1} for "
+                          f"this board, got {d!r}")
     r, c = shape(g)
-    return unflatten(_rng(seed).choice(layer), r, c)
+    return unflatten(_rng(seed).choice(layers[d]), r, c)
