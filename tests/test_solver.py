@@ -193,7 +193,7 @@ def test_students_next_states_and_heuristic_plug_in():
         return pk.nextStates(S)
 
     def my_h(S, goal):
-        return pk.hamming(S, goal)
+        return pk.manhattan(S, goal)
 
     r = pk.solve(LECTURE_START, LECTURE_GOAL, algorithm="bfs", next_states=my_next_states)
     assert r.length == 31 and calls and r.moves is not None
