@@ -22,6 +22,9 @@ def _is_blank_token(x: object) -> bool:
 
 
 def _infer_shape(n: int, rows: int | None, cols: int | None, what: str) -> tuple[int, int]:
+    for v, name in ((rows, "rows"), (cols, "cols")):
+        if v is not None and (isinstance(v, bool) or not isinstance(v, int) or v < 2):
+            raise PuzzleError(f"{what}: {name} must be an int of at least 2, got {v!r}")
     if rows is None and cols is None:
         side = math.isqrt(n)
         if side * side != n:
@@ -48,7 +51,7 @@ def from_flat(items: Sequence[object], rows: int | None = None, cols: int | None
     for x in items:
         if _is_blank_token(x):
             vals.append(0)
-        elif isinstance(x, str) and x.strip().isdigit():
+        elif isinstance(x, str) and x.strip().isdecimal():
             vals.append(int(x))
         else:
             vals.append(x)
@@ -75,7 +78,7 @@ def from_string(text: str, rows: int | None = None, cols: int | None = None) -> 
     for tok in tokens:
         if tok in ("_", ".", "0"):
             vals.append(0)
-        elif tok.isdigit():
+        elif tok.isdecimal():
             vals.append(int(tok))
         else:
             raise PuzzleError(f"from_string: {tok!r} in {text!r} is not a tile (digits, or _ "
@@ -133,7 +136,7 @@ def read_board(path_or_text: str | os.PathLike[str]) -> State:
     """Read a board from a Princeton-format file, or from such text directly."""
     if isinstance(path_or_text, os.PathLike) or (
             isinstance(path_or_text, str) and "\n" not in path_or_text.strip()
-            and not path_or_text.strip().isdigit()):
+            and path_or_text.strip() and not path_or_text.strip().isdigit()):
         p = Path(path_or_text)
         try:
             text = p.read_text(encoding="utf-8")

@@ -27,6 +27,9 @@ def normalize_moves(moves: str | Iterable[str]) -> str:
     """A move string of U/D/L/R from a string ('DRD', 'd r d') or a list of letters/names."""
     if isinstance(moves, str):
         items: list[str] = [ch for ch in moves if not ch.isspace() and ch not in ",-"]
+    elif not isinstance(moves, Iterable):
+        raise PuzzleError(f"moves must be a string of U/D/L/R letters (where the blank goes), "
+                          f"got {type(moves).__name__}")
     else:
         items = [str(m).strip() for m in moves]
     out = []
@@ -131,6 +134,9 @@ def check_solution(start: State, goal: State | None,
     goal = resolve_goal(start, goal)
     rows, cols = shape(start)
     seq = moves_or_path
+    if not isinstance(seq, Sequence):
+        raise PuzzleError("check_solution needs a move string like 'DRD' or a list of "
+                          f"states, got {type(seq).__name__}")
     is_path = (not isinstance(seq, str) and len(seq) > 0
                and not isinstance(seq[0], str))
     if is_path:
