@@ -1,0 +1,203 @@
+"""The package as shipped: dependencies, a light `import puzzlekit`, exports, no import
+cycles, and style.css as package data."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+import puzzlekit as pk
+
+ROOT = Path(__file__).parents[1]
+PACKAGE = ROOT / "puzzlekit"
+HEAVY = ("matplotlib", "ipywidgets", "numpy", "IPython")
+
+
+def python(code: str) -> str:
+    """Run `code` in a fresh interpreter from the repository root; return its stdout."""
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+# -------------------------------------------------------------- environment.yml vs pyproject
+
+def requirement(spec: str) -> tuple[str, str | None]:
+    """('numpy', '1.24') from 'numpy>=1.24'; the version is None without a minimum."""
+    m = re.fullmatch(r"\s*([A-Za-z0-9_.\-]+)\s*(?:\[.*\])?\s*(?:>=\s*([0-9][0-9.]*))?.*", spec)
+    assert m, f"cannot read the requirement {spec!r}"
+    return m.group(1).lower().replace("_", "-"), m.group(2)
+
+
+def version(v: str | None) -> tuple[int, ...]:
+    return tuple(int(x) for x in v.split(".")) if v else ()
+
+
+def pyproject() -> dict:
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def conda_environment() -> dict:
+    yaml = pytest.importorskip("yaml")
+    return yaml.safe_load((ROOT / "environment.yml").read_text())
+
+
+def test_environment_yml_has_the_dependencies_of_pyproject():
+    project = pyproject()["project"]
+    wanted = dict(map(requirement, project["dependencies"] + project["optional-dependencies"]
+                      ["course"]))
+    env = conda_environment()
+    conda = dict(requirement(d) for d in env["dependencies"] if isinstance(d, str))
+    for name, minimum in wanted.items():
+        assert name in conda, f"environment.yml lacks {name}"
+        assert version(conda[name]) >= version(minimum), \
+            f"environment.yml allows {name} {conda[name]}, pyproject needs >= {minimum}"
+    python_min = requirement("python" + project["requires-python"])[1]
+    assert version(conda["python"]) >= version(python_min)
+
+
+def test_environment_yml_is_conda_forge_first_and_pip_installs_the_kit():
+    env = conda_environment()
+    assert env["channels"][0] == "conda-forge"
+    pip = [d["pip"] for d in env["dependencies"] if isinstance(d, dict) and "pip" in d]
+    assert "pip" in env["dependencies"] and pip
+    assert any(re.fullmatch(r"(-e\s+)?\.(\[.*\])?", item.strip()) for item in pip[0])
+
+
+# ------------------------------------------------------------------------ the import itself
+
+def test_import_puzzlekit_is_light():
+    loaded = json.loads(python(
+        "import sys, json, puzzlekit; "
+        f"print(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))"))
+    assert loaded == []
+
+
+def test_the_model_and_solver_stay_light():
+    code = ("import sys, json, puzzlekit as pk\n"
+            "pk.solve(pk.apply_moves(pk.goal_state(3), 'ULDR'))\n"
+            "pk.search(pk.nextStates, pk.apply_moves(pk.goal_state(3), 'UL'), pk.goal_state(3))\n"
+            "pk.read_board('2\\n0 1\\n2 3\\n'); pk.check_heuristic(pk.manhattan, samples=10)\n"
+            f"print(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))")
+    assert json.loads(python(code)) == []
+
+
+def test_every_exported_name_resolves():
+    missing = [name for name in pk.__all__ if getattr(pk, name, None) is None]
+    assert missing == []
+    assert set(pk._EXPORTS) <= set(dir(pk))
+    with pytest.raises(AttributeError):
+        pk.no_such_name  # noqa: B018
+
+
+def test_exports_point_at_their_defining_modules():
+    for name, module in pk._EXPORTS.items():
+        defined = getattr(pk, name)
+        home = getattr(defined, "__module__", None)
+        if home is not None and home.startswith("puzzlekit."):
+            assert home == f"puzzlekit.{module}" or name == "State", (name, home)
+
+
+# ---------------------------------------------------------------------------- import cycles
+
+def modules() -> list[str]:
+    return sorted(p.stem for p in PACKAGE.glob("*.py") if p.stem not in ("__init__", "__main__"))
+
+
+def top_level_imports(module: str) -> set[str]:
+    """Sibling modules imported at module level (imports inside functions are lazy)."""
+    tree = ast.parse((PACKAGE / f"{module}.py").read_text())
+    found = set()
+    for node in tree.body:
+        stmts = [node]
+        if isinstance(node, ast.If):                          # e.g. `if TYPE_CHECKING:`
+            continue
+        if isinstance(node, ast.Try):
+            stmts = node.body
+        for stmt in stmts:
+            if isinstance(stmt, ast.ImportFrom) and stmt.level == 1:
+                if stmt.module:
+                    found.add(stmt.module.split(".")[0])
+                else:
+                    found.update(a.name for a in stmt.names)
+            elif isinstance(stmt, ast.ImportFrom) and (stmt.module or "").startswith("puzzlekit."):
+                found.add(stmt.module.split(".")[1])
+            elif isinstance(stmt, ast.Import):
+                found.update(a.name.split(".")[1] for a in stmt.names
+                             if a.name.startswith("puzzlekit."))
+    return found & set(modules())
+
+
+def test_no_import_cycles_between_modules():
+    graph = {m: top_level_imports(m) for m in modules()}
+    state: dict[str, int] = {}
+
+    def visit(m: str, trail: list[str]) -> None:
+        state[m] = 1
+        for n in sorted(graph[m]):
+            assert state.get(n) != 1, "import cycle: " + " -> ".join(trail + [m, n])
+            if n not in state:
+                visit(n, trail + [m])
+        state[m] = 2
+
+    for m in graph:
+        if m not in state:
+            visit(m, [])
+
+
+def test_every_module_imports_alone():
+    """Each module imported first in a clean interpreter state (one subprocess for all)."""
+    code = f"""
+import importlib, sys
+failed = []
+for name in {modules()!r}:
+    for key in [k for k in sys.modules if k == "puzzlekit" or k.startswith("puzzlekit.")]:
+        del sys.modules[key]
+    try:
+        importlib.import_module("puzzlekit." + name)
+    except Exception as e:
+        failed.append(f"{{name}}: {{type(e).__name__}}: {{e}}")
+print("\\n".join(failed))
+"""
+    assert python(code).strip() == ""
+
+
+# ------------------------------------------------------------------------------- style.css
+
+def test_style_css_ships_inside_the_package():
+    assert (PACKAGE / "style.css").is_file()
+    data = pyproject()["tool"]["setuptools"]["package-data"]["puzzlekit"]
+    assert any(Path("style.css").match(pattern) for pattern in data)
+    from importlib import resources
+    assert "{" in resources.files("puzzlekit").joinpath("style.css").read_text(encoding="utf-8")
+
+
+def test_root_style_css_is_the_package_copy():
+    if (ROOT / "style.css").exists():
+        assert (ROOT / "style.css").read_text() == (PACKAGE / "style.css").read_text()
+
+
+@pytest.mark.slow
+def test_setuptools_ships_the_modules_and_style_css(tmp_path):
+    """Run setuptools' build_py on a copy of the project: what a wheel would contain."""
+    import shutil
+    src = tmp_path / "src"
+    shutil.copytree(PACKAGE, src / "puzzlekit", ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, src / name)
+    proc = subprocess.run([sys.executable, "-c", "from setuptools import setup; setup()",
+                           "-q", "build_py", "--build-lib", str(tmp_path / "lib")],
+                          capture_output=True, text=True, timeout=300, cwd=src)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    built = {p.relative_to(tmp_path / "lib").as_posix()
+             for p in (tmp_path / "lib").rglob("*") if p.is_file()}
+    assert {"puzzlekit/style.css", "puzzlekit/py.typed", "puzzlekit/__main__.py"} <= built
+    assert {f"puzzlekit/{m}.py" for m in modules()} <= built
