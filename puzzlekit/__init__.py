@@ -53,6 +53,7 @@ _EXPORTS: dict[str, str] = {
     "board_html": "display", "show": "display", "show_path": "display",
     "path_html": "display", "diff_html": "display", "show_diff": "display",
     "tile_colours": "display", "css_text": "display",
+    "animate_path": "animation", "animate_bfs_layers": "animation",
     # widgets (issue 3)
     "play_path": "widgets", "PathPlayer": "widgets", "PlayableBoard": "widgets",
     "play": "widgets",
