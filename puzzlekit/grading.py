@@ -118,13 +118,11 @@ def _fallback_diff_html(expected: State, got: State | None, got_raw: object) -> 
 
 
 def _diff_html(expected: State, got: State | None, got_raw: object) -> str:
-    if got is not None:
-        try:
-            from .display import diff_html
-            return str(diff_html(expected, got))
-        except Exception:   # the visuals module is optional here
-            pass
-    return _fallback_diff_html(expected, got, got_raw)
+    try:
+        from .display import diff_html
+        return str(diff_html(expected, got if got is not None else got_raw))
+    except Exception:   # the visuals module is optional here
+        return _fallback_diff_html(expected, got, got_raw)
 
 
 def _show_html(markup: str) -> None:
@@ -327,3 +325,37 @@ def _run_in_thread(seconds: float, message: str, func: Callable[..., T], *args: 
     if "error" in box:
         raise box["error"]
     return box["value"]
+
+
+# ---------------------------------------------------------------------------
+# Checking what a function prints
+
+def assert_prints_path(func: Callable[..., object], board: Sequence[object], moves: str, *,
+                       what: str | None = None) -> None:
+    """Fail unless ``func(board, moves)`` prints every board along `moves`, in order.
+
+    Only the numbers and the move letters are read, so any spacing is accepted, and the
+    blank may be printed as 0 or as a space.
+    """
+    import io
+    import re
+
+    from .board import flatten
+    from .formats import as_state
+    from .moves import moves_to_path
+    what = what or f"{getattr(func, '__name__', 'your function')}({list(board)!r}, {moves!r})"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        func(list(board), moves)
+    text = out.getvalue()
+    path = moves_to_path(as_state(list(board)), moves)
+    want_numbers = [x for S in path for x in flatten(S) if x]
+    got_numbers = [int(x) for x in re.findall(r"\d+", text) if int(x)]
+    if got_numbers != want_numbers:
+        boards = len(path)
+        raise AssertionError(f"{what} should print {boards} board{'s' * (boards != 1)} "
+                             f"({len(moves)} move{'s' * (len(moves) != 1)}), but the numbers "
+                             f"printed are not those of the boards along the moves. It printed:"
+                             f"\n{text[:1500]}")
+    letters = "".join(re.findall(r"\b[UDLR]\b", text))
+    assert_equal(letters, moves, f"the move letters {what} prints between the boards")

@@ -1,0 +1,34 @@
+"""nbgrader configuration of the puzzlekit course (this folder is the course root).
+
+Run nbgrader from this folder (`cd notebooks`), since the command line takes the current
+directory as the course root. See docs/instructors.md for the whole routine.
+"""
+
+from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
+from nbgrader.converters.autograde import Autograde
+from nbgrader.preprocessors import GetGrades
+
+from puzzlekit.autograde import with_resilient_execute
+from puzzlekit.feedback import StripHiddenTests
+
+c = get_config()  # noqa: F821  (provided by nbgrader when it loads this file)
+
+c.CourseDirectory.course_id = "puzzlekit"
+
+# What students see in place of a solution: the stub must fail loudly when run.
+c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
+c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
+
+# Each cell gets 30 seconds; an endless loop is interrupted and grading goes on.
+c.Execute.timeout = 30
+c.Execute.interrupt_on_timeout = True
+
+# A notebook that kills its kernel (os._exit) is still graded: the cells after it fail.
+c.Autograde.autograde_preprocessors = with_resilient_execute(
+    Autograde.class_traits()["autograde_preprocessors"].default())
+
+# A student who deleted a graded cell gets it back (and its tests run).
+c.OverwriteCells.add_missing_cells = True
+
+# Feedback never shows the hidden tests: neither their code nor tracebacks quoting them.
+c.GenerateFeedback.preprocessors = [GetGrades, StripHiddenTests, CSSHTMLHeaderPreprocessor]

@@ -1,0 +1,367 @@
+"""The course harness: one generated nbgrader course, shared by all pipeline tests.
+
+A session fixture copies ``notebooks/`` to a temporary course root, generates every
+assignment in ``notebooks/source/``, submits the simulated students of
+``tests/course/students_<NN>.py`` (plus "reference", "untouched" and the hostile ones made
+here), autogrades them all, generates feedback and exports the grades. The tests then only
+read what happened. nbgrader's own exit status says little (validate and autograde succeed
+even when tests fail), so scores come from the gradebook.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import os
+import shutil
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+nbformat = pytest.importorskip("nbformat")
+pytest.importorskip("nbgrader")
+
+REPO = Path(__file__).parents[2]
+COURSE = REPO / "notebooks"
+HERE = Path(__file__).parent
+
+#: Short per-cell timeout for the tests (the course itself uses 30 s).
+CELL_TIMEOUT = 8
+#: Assignments on which the hostile students are tried (the first one, to save time).
+HOSTILE_ON = 1
+
+BEGIN_SOLUTION, END_SOLUTION = "### BEGIN SOLUTION", "### END SOLUTION"
+BEGIN_HIDDEN, END_HIDDEN = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
+
+
+def assignments() -> list[str]:
+    """Every assignment of the course: a folder of notebooks/source with a notebook."""
+    source = COURSE / "source"
+    return sorted(p.name for p in source.iterdir()
+                  if p.is_dir() and any(p.glob("*.ipynb"))) if source.is_dir() else []
+
+
+def students_module(assignment: str) -> ModuleType | None:
+    """tests/course/students_<NN>.py for assignment '<NN>-...', if it exists."""
+    path = HERE / f"students_{assignment[:2]}.py"
+    if not path.exists():
+        return None
+    spec = importlib.util.spec_from_file_location(f"course_students_{assignment[:2]}", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+# ---------------------------------------------------------------------------
+# Notebooks: cells by grade id, solutions, stubs, hidden tests
+
+def nbgrader_meta(cell: Any) -> dict:
+    return cell.get("metadata", {}).get("nbgrader", {})
+
+
+def grade_id(cell: Any) -> str | None:
+    return nbgrader_meta(cell).get("grade_id")
+
+
+def is_solution(cell: Any) -> bool:
+    return bool(nbgrader_meta(cell).get("solution"))
+
+
+def is_test(cell: Any) -> bool:
+    meta = nbgrader_meta(cell)
+    return bool(meta.get("grade")) and not meta.get("solution") and cell.cell_type == "code"
+
+
+def hidden_lines(source: str) -> list[str]:
+    """The lines of `source` between the hidden-test markers."""
+    lines, inside = [], False
+    for line in source.splitlines():
+        if line.strip() == BEGIN_HIDDEN:
+            inside = True
+        elif line.strip() == END_HIDDEN:
+            inside = False
+        elif inside:
+            lines.append(line)
+    return lines
+
+
+def solution_lines(source: str) -> list[str]:
+    """The lines of `source` between the solution markers."""
+    lines, inside = [], False
+    for line in source.splitlines():
+        if line.strip() == BEGIN_SOLUTION:
+            inside = True
+        elif line.strip() == END_SOLUTION:
+            inside = False
+        elif inside:
+            lines.append(line)
+    return lines
+
+
+def secret_snippets(source_nb: Any, kind: Callable[[str], list[str]],
+                    min_len: int = 12) -> list[str]:
+    """Stripped secret lines (hidden tests or solutions) that appear nowhere else in the
+    notebook, long enough to be telling."""
+    secret: set[str] = set()
+    for cell in source_nb.cells:
+        secret |= {line.strip() for line in kind(cell.source)}
+    public: set[str] = set()
+    for cell in source_nb.cells:
+        hidden = {line.strip() for line in kind(cell.source)}
+        public |= {line.strip() for line in cell.source.splitlines()} - hidden
+    return sorted(s for s in secret - public if len(s) >= min_len and not s.startswith("#"))
+
+
+def defined_names(sources: list[str]) -> set[str]:
+    """Top-level names that these code cells define (functions, classes, variables)."""
+    names: set[str] = set()
+    for source in sources:
+        try:
+            tree = ast.parse(source)
+        except SyntaxError:
+            continue
+        for node in tree.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for t in targets:
+                    names |= {n.id for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return names
+
+
+def notebook_name(assignment: str) -> str:
+    return next((COURSE / "source" / assignment).glob("*.ipynb")).name
+
+
+# ---------------------------------------------------------------------------
+# Submissions
+
+def submission(release_nb: Any, source_nb: Any, replacements: dict[str, str]) -> Any:
+    """The release with every solution cell filled in from the source, then `replacements`
+    (grade id -> new source) applied: what a student hands in."""
+    nb = nbformat.from_dict(release_nb)
+    solutions = {grade_id(c): c.source for c in source_nb.cells if is_solution(c)}
+    unknown = set(replacements) - {grade_id(c) for c in nb.cells}
+    assert not unknown, f"replacements for cells that do not exist: {sorted(unknown)}"
+    for cell in nb.cells:
+        gid = grade_id(cell)
+        if gid in replacements:
+            cell.source = replacements[gid]
+        elif is_solution(cell) and gid in solutions:
+            cell.source = solutions[gid]
+    return nb
+
+
+def untouched(release_nb: Any) -> Any:
+    return nbformat.from_dict(release_nb)
+
+
+def first_solution_code_cell(nb: Any) -> Any:
+    return next(c for c in nb.cells if is_solution(c) and c.cell_type == "code")
+
+
+def test_cells(nb: Any) -> list[Any]:
+    return [c for c in nb.cells if is_test(c)]
+
+
+def hostile_students(release_nb: Any, source_nb: Any) -> dict[str, tuple[Any, Callable]]:
+    """Hostile submissions: name -> (notebook, expectation on (score, max_score))."""
+    ref = submission(release_nb, source_nb, {})
+    out: dict[str, tuple[Any, Callable]] = {}
+
+    # An endless loop at the top of the first solution cell: the cell times out, grading
+    # goes on, and the cells that need what it defines fail.
+    nb = nbformat.from_dict(ref)
+    cell = first_solution_code_cell(nb)
+    cell.source = "while True:\n    pass\n" + cell.source
+    out["hostile_endless_loop"] = (nb, lambda s, m: 0 < s < m)
+
+    # A kernel that exits in the middle: no crash of the grader, no points after it.
+    nb = nbformat.from_dict(ref)
+    cells = [c for c in nb.cells if is_solution(c) and c.cell_type == "code"]
+    cells[len(cells) // 2].source = "import os\nos._exit(1)\n"
+    out["hostile_kernel_exit"] = (nb, lambda s, m: s < m)
+
+    # Visible tests edited to pass, on top of an untouched (stubbed) solution: restored.
+    nb = untouched(release_nb)
+    for cell in test_cells(nb):
+        cell.source = "pass"
+    out["hostile_edited_tests"] = (nb, lambda s, m: s == 0)
+
+    # Test cells deleted from a correct submission: re-added, and they pass.
+    nb = nbformat.from_dict(ref)
+    nb.cells = [c for c in nb.cells if not is_test(c)]
+    out["hostile_deleted_tests"] = (nb, lambda s, m: s == m)
+
+    # Test cells deleted from an untouched submission: re-added, and they fail.
+    nb = untouched(release_nb)
+    nb.cells = [c for c in nb.cells if not is_test(c)]
+    out["hostile_deleted_tests_stub"] = (nb, lambda s, m: s == 0)
+    return out
+
+
+# ---------------------------------------------------------------------------
+# The shared course
+
+@dataclass
+class Graded:
+    score: float
+    max_score: float
+    seconds: float
+    log: str = ""
+
+
+@dataclass
+class Assignment:
+    name: str
+    notebook: str
+    source_nb: Any
+    release_nb: Any
+    source_validation: dict
+    release_validation: dict
+    solution_names: set[str]
+    expected: dict[str, tuple[float, float]] = field(default_factory=dict)
+    hostile: dict[str, Callable] = field(default_factory=dict)
+    graded: dict[str, Graded] = field(default_factory=dict)
+
+
+@dataclass
+class Course:
+    root: Path
+    api: Any
+    config: Any
+    assignments: dict[str, Assignment]
+    feedback_log: dict[str, dict]
+    csv_path: Path
+    timings: dict[str, float]
+
+    def feedback_html(self, assignment: str, student: str) -> str:
+        a = self.assignments[assignment]
+        path = (self.root / "feedback" / student / assignment
+                / a.notebook.replace(".ipynb", ".html"))
+        return path.read_text(encoding="utf-8")
+
+
+def course_config(root: Path) -> Any:
+    """The course's own nbgrader_config.py, pointed at `root`, with short timeouts."""
+    from traitlets.config.loader import PyFileConfigLoader
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(root)).load_config()
+    config.CourseDirectory.root = str(root)
+    config.Execute.timeout = CELL_TIMEOUT
+    config.Execute.startup_timeout = 60
+    config.NbGraderAPI.timezone = "UTC"
+    return config
+
+
+def validate(config: Any, path: Path) -> dict:
+    from nbgrader.validator import Validator
+    return Validator(config=config).validate(str(path))
+
+
+def venv_on_path() -> None:
+    """nbgrader runs `alembic` and kernels by name: put this Python's bin folder first."""
+    bin_dir = str(Path(sys.executable).parent)
+    if os.environ.get("PATH", "").split(os.pathsep)[0] != bin_dir:
+        os.environ["PATH"] = bin_dir + os.pathsep + os.environ.get("PATH", "")
+
+
+def build_course(root: Path) -> Course:
+    from nbgrader.apps import NbGraderAPI
+    from nbgrader.coursedir import CourseDirectory
+
+    venv_on_path()
+
+    timings: dict[str, float] = {}
+    shutil.copytree(COURSE / "source", root / "source")
+    shutil.copy(COURSE / "nbgrader_config.py", root / "nbgrader_config.py")
+    config = course_config(root)
+    api = NbGraderAPI(coursedir=CourseDirectory(config=config), config=config)
+    result: dict[str, Assignment] = {}
+    for name in assignments():
+        t = time.perf_counter()
+        res = api.generate_assignment(name)
+        assert res["success"], res.get("error") or res.get("log")
+        timings[f"generate {name}"] = time.perf_counter() - t
+        nbname = notebook_name(name)
+        source_nb = nbformat.read(root / "source" / name / nbname, as_version=4)
+        release_nb = nbformat.read(root / "release" / name / nbname, as_version=4)
+        t = time.perf_counter()
+        source_validation = validate(config, root / "source" / name / nbname)
+        release_validation = validate(config, root / "release" / name / nbname)
+        timings[f"validate {name}"] = time.perf_counter() - t
+        solutions = [c.source for c in source_nb.cells if is_solution(c) and c.cell_type == "code"]
+        a = Assignment(name, nbname, source_nb, release_nb, source_validation,
+                       release_validation, defined_names(solutions))
+        result[name] = a
+
+        module = students_module(name)
+        students: dict[str, Any] = {"reference": submission(release_nb, source_nb, {}),
+                                    "untouched": untouched(release_nb)}
+        max_score = sum(float(nbgrader_meta(c).get("points", 0)) for c in test_cells(source_nb))
+        a.expected = {"reference": (max_score, max_score), "untouched": (0.0, 0.0)}
+        if module is not None:
+            for student, replacements in module.STUDENTS.items():
+                students[student] = submission(release_nb, source_nb, replacements)
+                a.expected[student] = tuple(module.EXPECTED[student])
+        if name == assignments()[HOSTILE_ON - 1]:
+            for student, (nb, check) in hostile_students(release_nb, source_nb).items():
+                students[student] = nb
+                a.hostile[student] = check
+        for student, nb in students.items():
+            folder = root / "submitted" / student / name
+            folder.mkdir(parents=True, exist_ok=True)
+            nbformat.write(nb, folder / nbname)
+            (folder / "timestamp.txt").write_text("2026-01-15 10:00:00.000000 UTC")
+
+    for name, a in result.items():
+        for student in sorted(p.parent.name for p in (root / "submitted").glob(f"*/{name}")):
+            t = time.perf_counter()
+            res = api.autograde(name, student)
+            seconds = time.perf_counter() - t
+            a.graded[student] = Graded(*scores(api, name, student), seconds,
+                                       str(res.get("log", "")) + str(res.get("error", "")))
+    feedback_log = {}
+    for name in result:
+        t = time.perf_counter()
+        feedback_log[name] = api.generate_feedback(name)
+        timings[f"feedback {name}"] = time.perf_counter() - t
+    csv_path = root / "grades.csv"
+    export_csv(api, csv_path)
+    return Course(root, api, config, result, feedback_log, csv_path, timings)
+
+
+def scores(api: Any, assignment: str, student: str) -> tuple[float, float]:
+    """(automatic score, maximum automatic score) from the gradebook; 0 if never graded."""
+    from nbgrader.api import MissingEntry
+    with api.gradebook as gb:
+        try:
+            sub = gb.find_submission(assignment, student)
+        except MissingEntry:
+            return 0.0, float(gb.find_assignment(assignment).max_code_score)
+        return float(sub.code_score), float(sub.max_code_score)
+
+
+def export_csv(api: Any, path: Path) -> None:
+    from nbgrader.plugins import CsvExportPlugin
+    plugin = CsvExportPlugin(to=str(path))
+    with api.gradebook as gb:
+        plugin.export(gb)
+
+
+@pytest.fixture(scope="session")
+def course(tmp_path_factory: pytest.TempPathFactory) -> Course:
+    if not assignments():
+        pytest.skip("no assignments in notebooks/source")
+    old = os.getcwd()
+    try:
+        return build_course(tmp_path_factory.mktemp("course"))
+    finally:
+        os.chdir(old)

@@ -1,0 +1,96 @@
+"""Simulated students of assignment 1 (States and moves): typical mistakes.
+
+Each entry replaces some solution cells (by grade id) of an otherwise correct submission.
+The full automatic score is 22: goal 1, findZero 2, moveUp 2, moveDown 1, moveLeft 1,
+moveRight 1, nextStates 3, gen_successors 3, print_moves 2, print_pos 2, EightPuzzle 3,
+LETTER_OF 1.
+"""
+
+STUDENTS: dict[str, dict[str, str]] = {
+    # moveUp moves the blank up (the tile above comes down): the lecture's name misread.
+    # Loses moveUp (2) and nextStates (3), which uses it.
+    "moveUp_wrong_way": {"moveUp_solution": '''
+def moveUp(S, r, c):
+    L = listOfLists(S)
+    L[r][c], L[r - 1][c] = L[r - 1][c], 0
+    return tupleOfTuples(L)
+'''},
+    # findZero answers (column, row). Loses findZero (2) and nextStates (3).
+    "findZero_column_first": {"findZero_solution": '''
+def findZero(S):
+    for r, row in enumerate(S):
+        for c, tile in enumerate(row):
+            if tile == 0:
+                return (c, r)
+'''},
+    # nextStates forgets to check the last row and the last column: fine for the visible
+    # test (blank in the top row), an IndexError in the hidden ones. Loses nextStates (3).
+    "nextStates_no_bounds_check": {"nextStates_solution": '''
+def nextStates(S):
+    r, c = findZero(S)
+    result = {moveUp(S, r, c), moveLeft(S, r, c)}
+    if r > 0:
+        result.add(moveDown(S, r, c))
+    if c > 0:
+        result.add(moveRight(S, r, c))
+    return result
+'''},
+    # The successor list names the tile moves (U when the tile goes up) instead of the
+    # blank moves. Loses gen_successors (3).
+    "gen_successors_tile_letters": {"gen_successors_solution": '''
+def gen_successors(node):
+    board, moves = node[:-1], node[-1]
+    n = int(len(board) ** 0.5)
+    z = board.index(0)
+    r, c = divmod(z, n)
+    successors = []
+    for letter, dr, dc in (("D", -1, 0), ("U", 1, 0), ("R", 0, -1), ("L", 0, 1)):
+        if 0 <= r + dr < n and 0 <= c + dc < n:
+            q = (r + dr) * n + (c + dc)
+            new = list(board)
+            new[z], new[q] = new[q], 0
+            successors += new + [moves + letter]
+    return successors
+'''},
+    # __eq__ without __hash__: Python then makes the class unhashable, so puzzles cannot
+    # go into a visited set. Loses EightPuzzle (3).
+    "EightPuzzle_without_hash": {"EightPuzzle_solution": '''
+class EightPuzzle:
+    def __init__(self, squares):
+        self.squares = [str(x) for x in squares]
+        self.idx = self.squares.index("_")
+
+    def __eq__(self, other):
+        return other is not None and self.squares == other.squares
+
+    def _swap(self, offset):
+        new = list(self.squares)
+        new[self.idx], new[self.idx + offset] = new[self.idx + offset], "_"
+        return EightPuzzle(new)
+
+    def get_successors(self):
+        row, col = divmod(self.idx, 3)
+        return [self._swap(-1) if col > 0 else None, self._swap(+1) if col < 2 else None,
+                self._swap(-3) if row > 0 else None, self._swap(+3) if row < 2 else None]
+'''},
+    # Copies puzzlekit's reference instead of writing nextStates: caught. Loses 3.
+    "nextStates_from_puzzlekit": {"nextStates_solution": '''
+from puzzlekit import nextStates
+'''},
+    # print_pos with 2-character columns. Loses print_pos (2).
+    "print_pos_narrow": {"print_pos_solution": '''
+def print_pos(p):
+    for r in range(4):
+        print("".join(f"{str(x):>2}" for x in p[4 * r:4 * r + 4]))
+'''},
+}
+
+EXPECTED: dict[str, tuple[float, float]] = {
+    "moveUp_wrong_way": (17, 17),
+    "findZero_column_first": (17, 17),
+    "nextStates_no_bounds_check": (19, 19),
+    "gen_successors_tile_letters": (19, 19),
+    "EightPuzzle_without_hash": (19, 19),
+    "nextStates_from_puzzlekit": (19, 19),
+    "print_pos_narrow": (20, 20),
+}
