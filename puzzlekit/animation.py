@@ -91,6 +91,7 @@ _PLAYER_JS = """
   var me = document.currentScript, root = me ? me.parentNode : document.getElementById(%(id)s);
   if (!root || root.getAttribute("data-ready")) return;
   root.setAttribute("data-ready", "1");
+  root.querySelector(".pk-controls").style.display = "flex";
   var frames = %(frames)s, base = %(interval)d, n = frames.length, i = 0, timer = null;
   var img = root.querySelector(".pk-frame"), slider = root.querySelector(".pk-slider");
   var counter = root.querySelector(".pk-counter"), speed = root.querySelector(".pk-speed");
@@ -104,7 +105,7 @@ _PLAYER_JS = """
   function start() {
     if (i >= n - 1) show(0);
     play.textContent = "\\u275A\\u275A pause";
-    timer = setInterval(function () { if (i >= n - 1) stop(); else show(i + 1); },
+    timer = setInterval(function () { show(i + 1); if (i >= n - 1) stop(); },
                         base / parseFloat(speed.value));
   }
   var acts = {first: function () { stop(); show(0); }, prev: function () { stop(); show(i - 1); },
@@ -145,7 +146,8 @@ def player_html(frames: Sequence[bytes], *, interval: int = 200, title: str = ""
     options = "".join(f'<option value="{v}"{" selected" if v == "1" else ""}>{v}×</option>'
                       for v in ("0.25", "0.5", "1", "2", "4"))
     speed = tag("select", ["pk-speed", "pk-button"], options, attrs=' aria-label="speed"')
-    controls = tag("div", ["pk-controls"], buttons + slider + counter + speed)
+    # hidden until the script runs: where scripts are stripped only the first frame shows
+    controls = tag("div", ["pk-controls"], buttons + slider + counter + speed, display="none")
     caption = tag("div", ["pk-caption"], _html.escape(title), margin="0 auto 2px auto") \
         if title else ""
     script = _PLAYER_JS % {"id": json.dumps(pid), "frames": json.dumps(data),
