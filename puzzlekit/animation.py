@@ -353,11 +353,7 @@ def _layers(start: Flat, rows: int, cols: int, max_depth: int | None,
     while max_depth is None or len(layers) <= max_depth:
         new = []
         for s in layers[-1]:
-            z = s.index(0)
-            for _, q in nbrs[z]:
-                t = list(s)
-                t[z], t[q] = t[q], 0
-                u = tuple(t)
+            for u in _neighbours(s, nbrs):
                 if u not in seen:
                     seen.add(u)
                     new.append(u)
