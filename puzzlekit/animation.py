@@ -293,8 +293,8 @@ def animate_path(path: Sequence[State] | State, moves: str | None = None, *,
                  cell_px: int | None = None, title: str | None = None) -> Animation:
     """Tiles sliding along a solution path, with a move counter; any board up to 12×12.
 
-    `path` is a list of states (e.g. `solve(...).path`), or a start state when `moves`
-    is a move string. `frames_per_move` in-between frames per move (1 = jump),
+    `path` is a list of states or a `solve()` result, or a start state when `moves` is
+    a move string. `frames_per_move` in-between frames per move (1 = jump),
     `interval` milliseconds per frame.
     """
     states, letters = _path_input(path, moves)

@@ -285,6 +285,9 @@ def show(state: State, goal: State | None = None, **kw: object) -> HTMLView:
 # ----------------------------------------------------------------------------- paths
 
 def _path_states(path: Sequence[State]) -> list[State]:
+    """The validated states of a path: a list of states or a solver result (`.path`)."""
+    if not isinstance(path, Sequence) and isinstance(getattr(path, "path", None), Sequence):
+        path = path.path  # type: ignore[attr-defined]
     if isinstance(path, (str, bytes)) or not isinstance(path, Sequence) or not path:
         raise PuzzleError("a path must be a non-empty list of states, got "
                           f"{type(path).__name__}: {path!r:.60}")
@@ -318,7 +321,8 @@ def _move_html(letter: str | None) -> str:
 
 def path_html(path: Sequence[State], moves: str | None = None, per_row: int | None = None, *,
               goal: State | None = None, cell_size: int | None = None) -> str:
-    """The boards of a path with the move letter (where the blank goes) between them.
+    """The boards of a path (a list of states, or a `solve()` result) with the move letter
+    (where the blank goes) between them.
 
     Rows wrap to the width of the page, or hold `per_row` boards each when given.
     """

@@ -93,8 +93,9 @@ def test_any_board_size(rows, cols):
 
 def test_path_from_solve_result_states():
     result = pk.solve(pk.apply_moves(pk.goal_state(3), "ULLD"))
-    anim = A.animate_path(result.path, frames_per_move=1)
-    assert anim.info["moves"] == result.moves and len(anim.frames) == result.length + 1
+    for path in (result.path, result):
+        anim = A.animate_path(path, frames_per_move=1)
+        assert anim.info["moves"] == result.moves and len(anim.frames) == result.length + 1
 
 
 @pytest.mark.parametrize("call", [

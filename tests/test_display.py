@@ -190,6 +190,12 @@ def test_path_shows_every_board_and_the_moves_between():
     assert repr(d.show_path(path)) == pk.path_str(path, "ULDR")
 
 
+def test_path_of_a_solver_result():
+    result = pk.solve(pk.apply_moves(pk.goal_state(3), "ULDR"))
+    assert d.path_html(result) == d.path_html(result.path)
+    assert len(tables(d.path_html(result))) == result.length + 1
+
+
 def test_path_marks_states_that_are_not_one_move_apart():
     path = [pk.goal_state(3), pk.apply_moves(pk.goal_state(3), "UU")]
     assert "pk-jump" in d.path_html(path)
