@@ -328,6 +328,7 @@ def play_path(path: object, goal: State | None = None, *, speed: int = 3) -> Pat
 # The playable board ###########################################################################
 
 TILE_PX = 48
+BLANK_LABEL = "\u00a0"
 
 
 class PlayableBoard(W.VBox):
@@ -341,6 +342,7 @@ class PlayableBoard(W.VBox):
         self._seed = seed
         r, c = self.game.shape
         side = TILE_PX if r * c <= 36 else 34
+        self._font = f"{side * 3 // 8}px"
         self.cells = [W.Button(layout=W.Layout(width=f"{side}px", height=f"{side}px",
                                                margin="1px", padding="0"))
                       for _ in range(r * c)]
@@ -375,10 +377,13 @@ class PlayableBoard(W.VBox):
         cols = len(S[0])
         for i, tile in enumerate(flatten(S)):
             b = self.cells[i]
-            b.description = str(tile) if tile else ""
+            # a blank is a no-break space: ipywidgets keeps the old text of a button
+            # whose description becomes empty
+            b.description = str(tile) if tile else BLANK_LABEL
             b.tooltip = f"tile {tile}" if tile else "blank"
             b.style.button_color, b.style.text_color = colours[tile]
             b.style.font_weight = "bold"
+            b.style.font_size = self._font
             b.layout.border = ("3px solid #222" if highlight == divmod(i, cols)
                                else "1px solid #888")
         self.status.value = self.game.status()

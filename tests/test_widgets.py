@@ -15,7 +15,7 @@ from puzzlekit.exact import exact_distance
 from puzzlekit.heuristics import manhattan
 from puzzlekit.scramble import random_state, state_at_depth
 from puzzlekit.solvability import is_solvable
-from puzzlekit.widgets import WIDGET_VIEW, Game, PathPlayer, PlayableBoard, play, play_path
+from puzzlekit.widgets import BLANK_LABEL, WIDGET_VIEW, Game, PathPlayer, PlayableBoard, play, play_path
 
 shapes = st.sampled_from([(2, 2), (2, 3), (3, 3), (3, 4), (4, 4)])
 
@@ -135,7 +135,7 @@ def test_following_hints_solves_the_puzzle_in_the_optimal_number_of_moves():
 
 def board_on_buttons(board):
     rows, cols = board.game.shape
-    labels = [int(b.description or 0) for b in board.cells]
+    labels = [int(b.description.strip() or 0) for b in board.cells]
     return tuple(tuple(labels[r * cols:(r + 1) * cols]) for r in range(rows))
 
 
@@ -145,6 +145,7 @@ def test_clicking_a_tile_button_slides_the_tile_on_the_widget():
     assert board_on_buttons(board) == board.state
     board.cells[5].click()                       # tile 5, right of the blank
     assert board.state == ((1, 2, 3), (4, 5, 0), (7, 8, 6))
+    assert board.cells[5].description == BLANK_LABEL  # never "": the front end keeps old text
     assert board_on_buttons(board) == board.state
     board.cells[0].click()                       # tile 1, far from the blank: nothing
     assert board.state == ((1, 2, 3), (4, 5, 0), (7, 8, 6))
@@ -157,7 +158,7 @@ def test_clicking_a_tile_button_slides_the_tile_on_the_widget():
 def test_tile_buttons_wear_distinct_colours_and_a_white_blank():
     from puzzlekit.display import tile_colours
     board = play(4, seed=5)
-    colours = {int(b.description or 0): b.style.button_color for b in board.cells}
+    colours = {int(b.description.strip() or 0): b.style.button_color for b in board.cells}
     assert colours == tile_colours(board.game.goal)
     assert colours[0].lower() in ("white", "#fff", "#ffffff")
     assert len(set(colours.values())) == 16

@@ -1,0 +1,199 @@
+"""Shared helpers for tests that look at the kit in a real browser.
+
+- `jupyter_lab(root)`: a JupyterLab server on 127.0.0.1 (free port, random token, its own
+  config/runtime dirs, no browser), stopped with all its kernels when the block exits;
+- `chromium()`: Debian's headless Chromium driven by Playwright's Python package (never
+  Playwright's own browser download);
+- `offline(page)`: refuse every request that leaves the machine;
+- `ARTIFACTS`: where screenshots go (git-ignored ``test-artifacts/``).
+
+Every wait is time-boxed, so a broken front end fails a test instead of hanging it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+ARTIFACTS = REPO / "test-artifacts"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync"]
+SERVER_START_TIMEOUT = 90.0     #: seconds for JupyterLab to answer (2 busy cores)
+
+
+def require_chromium() -> None:
+    """Skip the calling test, with the reason, where the browser cannot run."""
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} is missing (apt-get install chromium)")
+    pytest.importorskip("playwright.sync_api", reason="the playwright Python package is missing")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class LabServer:
+    url: str          #: http://127.0.0.1:PORT
+    token: str
+    root: Path
+    process: subprocess.Popen
+    log: Path
+
+    def lab_url(self, path: str) -> str:
+        """The JupyterLab URL that opens `path` (relative to the root)."""
+        return f"{self.url}/lab/tree/{path}?token={self.token}&reset"
+
+    def log_tail(self, n: int = 40) -> str:
+        lines = self.log.read_text(errors="replace").splitlines()
+        return "\n".join(lines[-n:])
+
+
+def _answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as r:
+            return r.status == 200
+    except OSError:
+        return False
+
+
+def _stop(process: subprocess.Popen) -> None:
+    """Stop the server's whole process group (server and kernels), gently then firmly."""
+    if process.poll() is not None:
+        return
+    for sig, wait in ((signal.SIGTERM, 15), (signal.SIGKILL, 5)):
+        try:
+            os.killpg(process.pid, sig)
+        except ProcessLookupError:
+            return
+        try:
+            process.wait(timeout=wait)
+            break
+        except subprocess.TimeoutExpired:
+            continue
+    try:                       # kernels left in the group after the server went
+        os.killpg(process.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
+#: JupyterLab user settings for tests: render every cell (no windowing, so every output
+#: can be found in the page) and no news or update pop-ups over the notebook.
+LAB_SETTINGS = {
+    "@jupyterlab/notebook-extension/tracker": {"windowingMode": "none"},
+    "@jupyterlab/apputils-extension/notification": {"fetchNews": "false",
+                                                    "checkForUpdates": False},
+}
+
+
+def _write_settings(folder: Path) -> None:
+    for plugin, values in LAB_SETTINGS.items():
+        path = folder / f"{plugin}.jupyterlab-settings"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(values), encoding="utf-8")
+
+
+@contextmanager
+def jupyter_lab(root: Path, tmp: Path) -> Iterator[LabServer]:
+    """A JupyterLab server over `root`, with its state kept under `tmp`."""
+    port, token = free_port(), secrets.token_hex(16)
+    home = tmp / "jupyter-home"
+    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(home / "config"),
+               JUPYTER_RUNTIME_DIR=str(home / "runtime"), IPYTHONDIR=str(home / "ipython"),
+               JUPYTERLAB_SETTINGS_DIR=str(home / "lab-settings"),
+               JUPYTERLAB_WORKSPACES_DIR=str(home / "lab-workspaces"),
+               PYTHONUNBUFFERED="1")
+    env.pop("NBGRADER_EXECUTION", None)
+    _write_settings(home / "lab-settings")
+    log = tmp / "jupyterlab.log"
+    cmd = [sys.executable, "-m", "jupyter", "lab", "--no-browser",
+           "--ServerApp.open_browser=False", "--ServerApp.ip=127.0.0.1", "--allow-root",
+           f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
+           f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+           "--LabApp.news_url=None",
+           "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
+    with open(log, "wb") as out:
+        process = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env,
+                                   cwd=root, start_new_session=True)
+    server = LabServer(f"http://127.0.0.1:{port}", token, root, process, log)
+    try:
+        deadline = time.monotonic() + SERVER_START_TIMEOUT
+        while not _answers(f"{server.url}/api/status?token={token}"):
+            if process.poll() is not None:
+                raise RuntimeError(f"JupyterLab exited with {process.returncode}:\n"
+                                   + server.log_tail())
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"JupyterLab did not answer within {SERVER_START_TIMEOUT} "
+                                   "s:\n" + server.log_tail())
+            time.sleep(0.5)
+        yield server
+    finally:
+        _stop(process)
+
+
+@contextmanager
+def chromium(width: int = 1400, height: int = 1000) -> Iterator[object]:
+    """A fresh Playwright page in headless Debian Chromium; closed on exit."""
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                                    args=CHROMIUM_ARGS, timeout=60_000)
+        try:
+            page = browser.new_page(viewport={"width": width, "height": height})
+            page.set_default_timeout(60_000)
+            yield page
+        finally:
+            browser.close()
+
+
+def offline(page: object, allow: tuple[str, ...] = ("file:", "data:", "blob:")) -> list[str]:
+    """Abort every request of `page` except to `allow`ed schemes; returns the list of
+    URLs that were refused (so a test can report what tried to reach the network)."""
+    refused: list[str] = []
+
+    def route(r: object) -> None:
+        url = r.request.url  # type: ignore[attr-defined]
+        if url.startswith(allow):
+            r.continue_()  # type: ignore[attr-defined]
+        else:
+            refused.append(url)
+            r.abort()  # type: ignore[attr-defined]
+    page.route("**/*", route)  # type: ignore[attr-defined]
+    return refused
+
+
+def artifact(name: str) -> Path:
+    """The path test-artifacts/NAME.png (the folder is made if needed)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS / f"{name}.png"
+
+
+def screenshot(page_or_element: object, name: str, **kw: object) -> Path:
+    """Save a screenshot of a page (or of one element) as test-artifacts/NAME.png."""
+    path = artifact(name)
+    page_or_element.screenshot(path=str(path), **kw)  # type: ignore[attr-defined]
+    return path
+
+
+def copy_notebook(src: Path, dest_dir: Path) -> Path:
+    """A private copy of a notebook to run (the repo's copy stays without outputs)."""
+    dest_dir.mkdir(parents=True, exist_ok=True)
+    return Path(shutil.copy(src, dest_dir / src.name))

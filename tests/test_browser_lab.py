@@ -1,0 +1,182 @@
+"""The demo notebook in a real JupyterLab, driven by headless Chromium.
+
+A private copy of ``notebooks/demos/01-see-search.ipynb`` is opened in a JupyterLab
+started by the test, run with Run → Run All Cells, and then looked at: the coloured
+boards, the animation player, the step-through player and the playable board must be
+there and work. The notebook is then saved as JupyterLab saves it and exported with
+nbconvert, and the export must still show the boards (the widgets' static pictures) with
+the network unreachable. Screenshots go to ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+
+import pytest
+
+from browser_support import (REPO, chromium, copy_notebook, jupyter_lab, offline,
+                             require_chromium, screenshot)
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+DEMO = REPO / "notebooks" / "demos" / "01-see-search.ipynb"
+RUN_ALL_TIMEOUT = 360_000      #: ms for Run All on two busy cores
+STEP_TIMEOUT = 60_000          #: ms for one interaction to show its effect
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    require_chromium()
+    tmp = tmp_path_factory.mktemp("lab")
+    copy_notebook(DEMO, tmp / "root")
+    with jupyter_lab(tmp / "root", tmp) as server:
+        yield server
+
+
+@pytest.fixture(scope="module")
+def page(lab):
+    with chromium() as p:
+        yield p
+
+
+def menu(page, top: str, item: str) -> None:
+    """Click menu `top` of the menu bar, then its entry `item`."""
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile(f"^{top}$")).click()
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile(f"^{re.escape(item)}$")).click()
+
+
+def wait_idle(page, timeout: int = RUN_ALL_TIMEOUT) -> None:
+    page.locator("#jp-main-statusbar").get_by_text(re.compile(r"\bIdle\b")).first.wait_for(
+        timeout=timeout)
+
+
+ALL_CELLS_RAN = """() => {
+  const prompts = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')];
+  return prompts.length > 0 && prompts.every(p => /^\\[\\d+\\]:$/.test(p.textContent.trim()));
+}"""
+
+
+@pytest.fixture(scope="module")
+def demo(lab, page):
+    """The demo notebook open in JupyterLab after Run All Cells has finished."""
+    page.goto(lab.lab_url(DEMO.name))
+    try:
+        wait_idle(page)
+        screenshot(page, "lab-01-opened")
+        menu(page, "Run", "Run All Cells")
+        page.wait_for_function(ALL_CELLS_RAN, timeout=RUN_ALL_TIMEOUT, polling=1000)
+        wait_idle(page)
+    except Exception:
+        screenshot(page, "lab-01-failed")
+        print(lab.log_tail())
+        raise
+    screenshot(page, "lab-02-ran")
+    return page
+
+
+def outputs(page, selector: str):
+    return page.locator(f".jp-OutputArea-output {selector}")
+
+
+def test_every_cell_of_the_demo_runs_without_an_error(demo):
+    texts = demo.locator('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'
+                         ).all_inner_texts()
+    assert not [t for t in texts if "Traceback" in t or "Error" in t], texts
+
+
+def test_the_boards_are_coloured_one_colour_per_tile(demo):
+    board = outputs(demo, "table").first
+    board.scroll_into_view_if_needed()
+    colours = board.evaluate("""t => [...t.querySelectorAll('td')].map(
+        td => [td.textContent.trim(), getComputedStyle(td).backgroundColor])""")
+    assert len(colours) == 9
+    assert len({c for _, c in colours}) == 9
+    blank = [c for text, c in colours if text == ""]
+    assert blank == ["rgb(255, 255, 255)"]
+    screenshot(board, "lab-03-board")
+
+
+def test_the_animation_player_steps_through_its_frames(demo):
+    player = demo.locator(".pk-player[data-ready]").last
+    player.scroll_into_view_if_needed()
+    counter = player.locator(".pk-counter")
+    first = player.locator(".pk-frame").get_attribute("src")
+    total = int(counter.inner_text().split("/")[1])
+    assert total > 31
+    player.locator("[data-act=last]").click()
+    assert counter.inner_text().replace(" ", "") == f"{total}/{total}"
+    assert player.locator(".pk-frame").get_attribute("src") != first
+    player.locator("[data-act=play]").click()          # from the end, play restarts
+    demo.wait_for_function("c => !c.textContent.startsWith('1 /')", arg=counter.element_handle(),
+                           timeout=STEP_TIMEOUT)
+    screenshot(player, "lab-04-animation")
+
+
+def test_the_path_player_moves_through_the_solution(demo):
+    player = demo.locator(".puzzlekit-player").first
+    player.scroll_into_view_if_needed()
+    caption = player.locator(".widget-html").last
+    assert "start" in caption.inner_text()
+    before = player.locator("table").first.inner_text()
+    player.locator(".widget-play button").first.click()      # ▶
+    demo.wait_for_function("e => /after move \\d+ of 31/.test(e.textContent)",
+                           arg=caption.element_handle(), timeout=STEP_TIMEOUT)
+    assert player.locator("table").first.inner_text() != before
+    screenshot(player, "lab-05-path-player")
+
+
+def tiles(board) -> list[str]:
+    return [t.strip() for t in board.locator(".puzzlekit-playable button").all_inner_texts()]
+
+
+def test_clicking_a_tile_next_to_the_blank_slides_it(demo):
+    board = demo.locator(".puzzlekit-board").first
+    board.scroll_into_view_if_needed()
+    screenshot(board, "lab-06-playable-before")
+    before = tiles(board)
+    assert len(before) == 9 and before.count("") == 1
+    blank = before.index("")
+    neighbour = blank + 1 if blank % 3 < 2 else blank - 1
+    board.locator(".puzzlekit-playable button").nth(neighbour).click()
+    demo.wait_for_function(
+        "([b, i]) => b.querySelectorAll('.puzzlekit-playable button')[i].textContent.trim() === ''",
+        arg=[board.element_handle(), neighbour], timeout=STEP_TIMEOUT)
+    after = tiles(board)
+    assert after[blank] == before[neighbour] and after[neighbour] == ""
+    assert "moves made: 1" in board.inner_text()
+    screenshot(board, "lab-07-playable-after")
+
+
+def test_the_saved_notebook_exports_to_html_that_shows_everything_offline(demo, lab, tmp_path):
+    import nbformat
+    from nbconvert import HTMLExporter
+    demo.locator(".jp-Notebook").first.click()
+    demo.keyboard.press("Control+s")
+    saved = lab.root / DEMO.name
+    deadline = time.monotonic() + STEP_TIMEOUT / 1000
+    while True:
+        nb = json.loads(saved.read_text(encoding="utf-8"))
+        code = [c for c in nb["cells"] if c["cell_type"] == "code"]
+        if all(c["execution_count"] for c in code) or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    assert all(c["execution_count"] for c in code), "JupyterLab did not save the run"
+    body, _ = HTMLExporter().from_notebook_node(nbformat.reads(json.dumps(nb), as_version=4))
+    html = tmp_path / "demo.html"
+    html.write_text(body, encoding="utf-8")
+    page = demo.context.browser.new_page()    # a second page of the same headless Chromium
+    try:
+        refused = offline(page)
+        page.goto(html.as_uri(), wait_until="load")
+        # nbconvert's own template asks for MathJax and require.js; nothing of ours may
+        assert all("cdnjs.cloudflare.com" in url for url in refused), refused
+        assert page.locator(".pk-player[data-ready] .pk-frame").count() >= 2
+        # widgets: no widget state saved, so their static pictures stand in for them
+        assert page.locator("script[type='application/vnd.jupyter.widget-view+json']").count() == 0
+        assert page.get_by_text(re.compile(r"moves made: \d+ · Manhattan distance")).count() == 2
+        assert page.locator(".jp-OutputArea-output table").count() > 40
+        screenshot(page, "export-offline", full_page=True)
+    finally:
+        page.close()
