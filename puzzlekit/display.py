@@ -279,7 +279,10 @@ def show(state: State, goal: State | None = None, **kw: object) -> HTMLView:
     In a loop, wrap it: ``display(show(S))``.
     """
     html = board_html(state, goal, **kw)  # type: ignore[arg-type]
-    return HTMLView(html, board_str(validate_state(state)))
+    S = validate_state(state)
+    notes = [kw.get("title"), kw.get("overlay") and _overlay(S, resolve_goal(S, goal),
+                                                           str(kw["overlay"]))[2]]
+    return HTMLView(html, "\n".join([board_str(S), *(str(n) for n in notes if n)]))
 
 
 # ----------------------------------------------------------------------------- paths

@@ -150,6 +150,9 @@ def test_show_renders_html_in_jupyter_and_text_in_a_terminal():
     view = d.show(LECTURE_START)
     assert view._repr_html_() == d.board_html(LECTURE_START)
     assert repr(view) == pk.board_str(LECTURE_START)
+    explained = repr(d.show(((8, 1, 3), (4, 0, 2), (7, 6, 5)), overlay="manhattan", title="t"))
+    assert explained.splitlines()[3:] == ["t", "Manhattan distance = 10: each number is one "
+                                          "tile's row + column distance from home"]
 
 
 # ----------------------------------------------------------------------------- overlays
