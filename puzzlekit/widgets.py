@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -251,23 +250,14 @@ def _static_bundle(widget: W.Widget, html: str) -> dict[str, Any]:
 
 # The step-through player ######################################################################
 
-def _as_path(path: object) -> list[State]:
-    """A list of states from a path, a SearchPath or a SearchResult (anything with .path)."""
-    states = getattr(path, "path", path)
-    if isinstance(states, (str, bytes)) or not isinstance(states, Sequence) or not states:
-        raise PuzzleError(f"a path is a non-empty list of states, got {type(path).__name__}")
-    states = [validate_state(s, name=f"state {i} of the path") for i, s in enumerate(states)]
-    path_to_moves(states)   # raises if two neighbours are not one move apart
-    return states
-
-
 class PathPlayer(W.VBox):
     """Step through a path of states: play/pause, a slider, a speed control, the board."""
 
-    def __init__(self, path: object, goal: State | None = None, *, speed: int = 3) -> None:
-        self.path = _as_path(path)
+    def __init__(self, path: object, moves: str | None = None, *, goal: State | None = None,
+                 speed: int = 3) -> None:
+        from .animation import _path_input
+        self.path, self.letters = _path_input(path, moves)  # type: ignore[arg-type]
         self.goal = resolve_goal(self.path[0], goal if goal is not None else self.path[-1])
-        self.letters = path_to_moves(self.path)
         self._html: dict[int, str] = {}
         last = len(self.path) - 1
         self.board = W.HTML(self.html_at(0))
@@ -320,9 +310,11 @@ class PathPlayer(W.VBox):
         return _static_bundle(self, self.html_at(i) + f"<p>{self.caption_at(i)}</p>")
 
 
-def play_path(path: object, goal: State | None = None, *, speed: int = 3) -> PathPlayer:
-    """A player for `path` (a list of states or a solver result); display it to play."""
-    return PathPlayer(path, goal, speed=speed)
+def play_path(path: object, moves: str | None = None, *, goal: State | None = None,
+              speed: int = 3) -> PathPlayer:
+    """A player for `path`: a list of states, a solver result, or a start state plus a
+    move string (as `animate_path` takes them). Display it to play."""
+    return PathPlayer(path, moves, goal=goal, speed=speed)
 
 
 # The playable board ###########################################################################

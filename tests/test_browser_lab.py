@@ -149,6 +149,18 @@ def test_clicking_a_tile_next_to_the_blank_slides_it(demo):
     screenshot(board, "lab-07-playable-after")
 
 
+def test_hint_outlines_a_tile_and_solve_plays_the_board_home(demo):
+    board = demo.locator(".puzzlekit-board").first
+    board.scroll_into_view_if_needed()
+    board.get_by_role("button", name="hint", exact=True).click()
+    board.get_by_text("slide the outlined tile").wait_for(timeout=STEP_TIMEOUT)
+    screenshot(board, "lab-08-hint")
+    board.get_by_role("button", name="solve", exact=True).click()
+    board.get_by_text("solved!").wait_for(timeout=2 * STEP_TIMEOUT)
+    assert tiles(board) == ["", "1", "2", "3", "4", "5", "6", "7", "8"]   # the demo's goal
+    screenshot(board, "lab-09-solved")
+
+
 def test_the_saved_notebook_exports_to_html_that_shows_everything_offline(demo, lab, tmp_path):
     import nbformat
     from nbconvert import HTMLExporter

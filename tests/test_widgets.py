@@ -188,6 +188,8 @@ def test_the_player_shows_the_board_of_each_step():
     assert "move 2 of 3" in player.caption.value
     player.speed.value = 10
     assert player.play.interval == 100
+    same = play_path(path[-1], "".join(player.letters), goal=path[0])
+    assert same.path == player.path
     with pytest.raises(PuzzleError):
         PathPlayer([goal_state(3), random_state(3, seed=1)])
     with pytest.raises(PuzzleError):
