@@ -1,0 +1,13 @@
+"""The README's Python examples run and print what the README says."""
+
+import doctest
+from pathlib import Path
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def test_readme_examples():
+    result = doctest.testfile(str(README), module_relative=False,
+                              optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    assert result.attempted >= 8
+    assert result.failed == 0
