@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import puzzlekit as pk
 
@@ -85,3 +86,66 @@ def test_list_and_tuple_conversions():
     S = pk.goal_state(2, 3)
     assert pk.listOfLists(S) == [[1, 2, 3], [4, 5, 0]]
     assert pk.tupleOfTuples(pk.listOfLists(S)) == S
+
+
+# ------------------------------------------------------------- search(nextStates, start, goal)
+
+def own_nextStates(S):
+    """A student's nextStates: the same states, but not the kit's function object."""
+    return {move(S, *pk.findZero(S)) for move in legal_moves(S)}
+
+
+def compare_searches(start, goal):
+    fast = pk.search(pk.nextStates, start, goal)
+    plain = pk.search(own_nextStates, start, goal)
+    assert fast.layer_sizes == plain.layer_sizes and fast.states_seen == plain.states_seen
+    assert len(fast) == len(plain) == pk.exact_distance(start, goal) + 1
+    assert fast[0] == start and fast[-1] is goal
+    assert all(isinstance(S, tuple) and isinstance(S[0], tuple) for S in fast)
+    assert all(b in pk.nextStates(a) for a, b in zip(fast, fast[1:]))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from([(2, 2), (2, 3), (3, 2)]), st.integers(0, 10**6),
+       st.sampled_from(["last", "first"]))
+def test_search_with_the_kits_nextStates_matches_a_students(shape, seed, blank):
+    """The kit's nextStates takes a flat-tuple fast path; a student's goes the plain way."""
+    goal = pk.goal_state(*shape, blank=blank)
+    compare_searches(pk.random_state(*shape, seed=seed, goal=goal), goal)
+
+
+@pytest.mark.parametrize("depth", [12, 31])
+def test_search_fast_path_on_the_8_puzzle(depth):
+    goal = pk.goal_state(3, blank="first")
+    compare_searches(pk.state_at_depth(depth, seed=depth, goal=goal), goal)
+
+
+def test_search_prints_the_same_iterations_either_way(capsys):
+    start, goal = pk.apply_moves(pk.goal_state(3), "ULDLUR"), pk.goal_state(3)
+    pk.search(pk.nextStates, start, goal, verbose=True)
+    fast = capsys.readouterr().out
+    pk.search(own_nextStates, start, goal, verbose=True)
+    assert fast == capsys.readouterr().out and fast.startswith("Iteration 1: ")
+
+
+@pytest.mark.parametrize("successors", [pk.nextStates, own_nextStates])
+def test_search_budget_and_garbage_collector(successors):
+    import gc
+    start = pk.random_state(4, seed=1)
+    with pytest.raises(pk.SearchLimitReached) as e:
+        pk.search(successors, start, pk.goal_state(4), max_states=2000)
+    assert e.value.stats.nodes_generated > 2000
+    assert gc.isenabled()                         # restored after the search, even on error
+    gc.disable()
+    try:
+        pk.search(successors, pk.apply_moves(pk.goal_state(3), "UL"), pk.goal_state(3))
+        assert not gc.isenabled()                 # and left off when it was off
+    finally:
+        gc.enable()
+
+
+def test_search_on_other_puzzles_is_generic():
+    """Any hashable states work: here, numbers with moves +1 and *2."""
+    path = pk.search(lambda n: {n + 1, n * 2}, 1, 10)
+    assert path == [1, 2, 4, 5, 10] and path.layer_sizes[:2] == [1, 2]
+    assert pk.search(lambda n: {n + 1} if n < 5 else set(), 1, 10) is None
