@@ -7,6 +7,7 @@ at all while nbgrader grades the notebook (``NBGRADER_EXECUTION`` is set).
 
 from __future__ import annotations
 
+import html
 import os
 import time
 from typing import Any
@@ -52,7 +53,7 @@ class WidgetReporter:
         self.label = W.Label("starting…")
         self.box = W.HBox([self.bar, self.label])
         self.min_interval = min_interval
-        self._shown = False
+        self._handle: Any = None
         self._last = float("-inf")
 
     def __call__(self, e: ProgressEvent) -> None:
@@ -60,10 +61,6 @@ class WidgetReporter:
         if e.kind != "done" and now - self._last < self.min_interval:
             return
         self._last = now
-        if not self._shown:
-            from IPython.display import display
-            display(self.box)
-            self._shown = True
         if e.kind in ("layer", "bound"):
             while e.value >= self.bar.max:
                 self.bar.max *= 2
@@ -72,9 +69,17 @@ class WidgetReporter:
             self.bar.value = self.bar.max
             self.bar.bar_style = "success"
         self.label.value = describe(e)
+        if self._handle is None:
+            from IPython.display import display
+            self._handle = display(self, display_id=True)
+        elif e.kind == "done":
+            self._handle.update(self)      # so that saved notebooks keep the final line
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        return self.box._repr_mimebundle_(**kwargs)
+        """The bar, plus its line as static HTML for places without widgets."""
+        data = dict(self.box._repr_mimebundle_(**kwargs))
+        data["text/html"] = f"<p><code>{html.escape(self.label.value)}</code></p>"
+        return data
 
 
 def auto_reporter() -> Reporter:

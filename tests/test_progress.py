@@ -42,21 +42,41 @@ def test_in_a_terminal_progress_is_one_updating_text_line(monkeypatch, capsys):
     assert "depth 3" in err and "30 nodes" in err
 
 
+class FakeHandle:
+    """Stands in for IPython's display handle: records what was displayed."""
+
+    def __init__(self, shown: list) -> None:
+        self.shown = shown
+
+    def update(self, obj: object) -> None:
+        self.shown.append(("update", obj._repr_mimebundle_()["text/html"]))
+
+
+def fake_display(shown: list):
+    def display(obj, display_id=False):
+        shown.append(("display", obj))
+        return FakeHandle(shown)
+    return display
+
+
 def test_the_widget_bar_grows_with_the_depth_and_fills_when_done(monkeypatch):
-    shown = []
-    monkeypatch.setattr("IPython.display.display", lambda x: shown.append(x))
+    shown: list = []
+    monkeypatch.setattr("IPython.display.display", fake_display(shown))
     report = WidgetReporter(min_interval=0)
     for depth in range(1, 20):
         report(event("layer", depth))
         assert report.bar.value == depth < report.bar.max
-    assert shown == [report.box]          # displayed once, at the first event
+    assert shown == [("display", report)]          # displayed once, at the first event
     assert "depth 19" in report.label.value
     report(event("done", 19))
     assert report.bar.value == report.bar.max and report.bar.bar_style == "success"
+    # the final line is left behind as static HTML for saved notebooks and exports
+    assert shown[-1][0] == "update" and "finished" in shown[-1][1]
+    assert "application/vnd.jupyter.widget-view+json" in report._repr_mimebundle_()
 
 
 def test_the_widget_bar_skips_updates_that_come_too_fast(monkeypatch):
-    monkeypatch.setattr("IPython.display.display", lambda x: None)
+    monkeypatch.setattr("IPython.display.display", fake_display([]))
     report = WidgetReporter(min_interval=3600)
     report(event("nodes", 1000))
     report(event("nodes", 2000))
