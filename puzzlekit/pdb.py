@@ -1,0 +1,588 @@
+"""Additive pattern databases and a fast IDA*: any 15-puzzle, optimally, in seconds.
+
+Manhattan distance treats every tile as if it were alone on the board. A *pattern
+database* (PDB) does better for a group of tiles (a *pattern*): it stores, for every way
+those tiles can sit on the board, the exact number of moves **of pattern tiles** needed
+to bring them home, with the other tiles treated as indistinguishable and their moves
+free. Because each move moves exactly one tile, and each tile belongs to one pattern only,
+the values of disjoint patterns can be *added* and the sum is still never too high
+(Korf & Felner 2002, "Disjoint pattern database heuristics").
+
+How a table is built: one backwards breadth-first search from the goal over the abstract
+states (positions of the pattern tiles, position of the blank). Moving the blank onto a
+non-pattern square costs 0, onto a pattern tile costs 1, so the search is a 0-1 BFS; the
+stored value is the minimum over blank positions. Everything runs in numpy on a *sparse*
+index: each position takes 4 bits, so pattern tile j at square p contributes
+``p << 4*j``. That wastes some entries but makes the index of the next state one
+addition, which is what the IDA* below needs per node.
+
+The 15-puzzle uses Korf & Felner's 6-6-3 partition (33.5 MB of uint8 tables), plus the
+*reflected* lookup: the goal is symmetric about the main diagonal, so the transposed and
+relabelled state is exactly as far from the goal, and IDA* takes the larger of the two
+estimates. Tables are cached on disk (``$PUZZLEKIT_CACHE``, else
+``$XDG_CACHE_HOME/puzzlekit``, else ``~/.cache/puzzlekit``). Any goal is served: a goal
+with the blank in a corner is mapped onto the blank-first goal by a symmetry of the
+board and a relabelling of the tiles; other goals get their own tables.
+
+Per node the search does plain Python int and list work only: the tables are `bytes`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from .board import Flat, State, flatten, shape, validate_state
+from .errors import PuzzleError, SearchLimitReached, SearchStats
+from .heuristics import FlatHeuristic
+
+Reporter = Callable[[Any], None]
+
+MAX_CELLS = 16         #: tables use 4 bits per square, so boards up to 16 squares
+BITS = 4
+
+# Korf & Felner's 6-6-3 partition of the 15-puzzle, as goal squares (blank at square 0):
+#   .  B  B  A
+#   B  B  A  A
+#   B  B  A  A
+#   C  C  C  A
+PARTITION_4x4 = ((3, 6, 7, 10, 11, 15), (1, 2, 4, 5, 8, 9), (12, 13, 14))
+
+
+# ----------------------------------------------------------------------------- patterns
+
+@dataclass(frozen=True)
+class Pattern:
+    """One pattern database: the goal squares of its tiles and its table of move counts.
+
+    ``table[index]`` is the number of pattern-tile moves needed, where
+    ``index = sum(square_of_tile_j << 4*j)``; 255 marks positions that cannot occur.
+    """
+
+    rows: int
+    cols: int
+    blank: int                    #: goal square of the blank
+    cells: tuple[int, ...]        #: goal squares of the pattern's tiles, in slot order
+    table: bytes
+
+    def index(self, squares: Sequence[int]) -> int:
+        """Table index of the pattern tiles standing on `squares` (in slot order)."""
+        return sum(p << (BITS * j) for j, p in enumerate(squares))
+
+    def value(self, squares: Sequence[int]) -> int:
+        """Moves of pattern tiles needed when its tiles stand on `squares`."""
+        return self.table[self.index(squares)]
+
+
+def cache_dir() -> Path:
+    """Where built tables are kept: $PUZZLEKIT_CACHE, $XDG_CACHE_HOME/puzzlekit or ~/.cache."""
+    env = os.environ.get("PUZZLEKIT_CACHE")
+    if env:
+        return Path(env)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return Path(xdg) / "puzzlekit" if xdg else Path.home() / ".cache" / "puzzlekit"
+
+
+def _cache_file(rows: int, cols: int, blank: int, cells: tuple[int, ...]) -> Path:
+    name = f"pdb-{rows}x{cols}-b{blank}-" + "_".join(map(str, cells)) + ".bin"
+    return cache_dir() / name
+
+
+@dataclass
+class BuildReport:
+    """What building one table cost: seconds, abstract states, peak working memory."""
+
+    cells: tuple[int, ...]
+    seconds: float
+    states: int
+    max_value: int
+    work_bytes: int       #: the distance array of the BFS (the largest allocation)
+    table_bytes: int
+    cached: bool
+
+
+BUILD_LOG: list[BuildReport] = []   #: one report per table built or loaded in this process
+
+
+def build_pattern(rows: int, cols: int, blank: int, cells: Sequence[int], *,
+                  progress: Reporter | None = None, use_cache: bool = True) -> Pattern:
+    """The pattern database of the tiles whose goal squares are `cells` (blank at `blank`).
+
+    Loaded from the disk cache when there; else built by 0-1 BFS and saved.
+    """
+    cells = tuple(cells)
+    n = rows * cols
+    if n > MAX_CELLS:
+        raise PuzzleError(f"pattern databases are for boards of at most {MAX_CELLS} squares; "
+                          f"this one is {rows}×{cols}")
+    if blank in cells or len(set(cells)) != len(cells) or not all(0 <= c < n for c in cells):
+        raise PuzzleError(f"bad pattern {cells} for a {rows}×{cols} board with the blank "
+                          f"at square {blank}")
+    path = _cache_file(rows, cols, blank, cells)
+    size = 1 << (BITS * len(cells))
+    if use_cache and path.exists() and path.stat().st_size == size:
+        t0 = time.perf_counter()
+        table = path.read_bytes()
+        BUILD_LOG.append(BuildReport(cells, time.perf_counter() - t0, 0,
+                                     max(b for b in set(table) if b != 255), 0, size, True))
+        return Pattern(rows, cols, blank, cells, table)
+    table = _bfs_table(rows, cols, blank, cells, progress)
+    if use_cache:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".tmp{os.getpid()}")
+            tmp.write_bytes(table)
+            tmp.replace(path)
+        except OSError:
+            pass            # a read-only cache only costs a rebuild next time
+    return Pattern(rows, cols, blank, cells, table)
+
+
+def _bfs_table(rows: int, cols: int, blank: int, cells: tuple[int, ...],
+               progress: Reporter | None) -> bytes:
+    """0-1 BFS over (pattern squares, blank square), minimised over the blank."""
+    import numpy as np
+
+    t0 = time.perf_counter()
+    k = len(cells)
+    shift = BITS * k                       # the blank's field sits above the tiles'
+    n = rows * cols
+    dist = np.full(1 << (shift + BITS), 255, dtype=np.uint8)
+    start = sum(p << (BITS * j) for j, p in enumerate(cells)) + (blank << shift)
+    dist[start] = 0
+    nbrs = _neighbors(rows, cols)
+    d, states = 0, 0
+    while True:
+        frontier = np.flatnonzero(dist == d).astype(np.int32)
+        if frontier.size == 0:
+            break
+        while frontier.size:                              # close level d under free moves
+            states += frontier.size
+            free = []
+            bounds = np.searchsorted(frontier, [b << shift for b in range(n + 1)])
+            for b in range(n):
+                group = frontier[bounds[b]:bounds[b + 1]]
+                if group.size == 0:
+                    continue
+                fields = [(group >> (BITS * j)) & 15 for j in range(k)]
+                for q in nbrs[b]:
+                    hit = [f == q for f in fields]
+                    occupied = np.logical_or.reduce(hit)
+                    moved = group + ((q - b) << shift)
+                    step = sum(h * np.int32((b - q) << (BITS * j)) for j, h in enumerate(hit))
+                    one = (moved + step)[occupied]           # a pattern tile slides: cost 1
+                    one = one[dist[one] == 255]
+                    dist[one] = d + 1
+                    zero = moved[~occupied]                  # the blank passes a stranger: free
+                    zero = zero[dist[zero] > d]
+                    dist[zero] = d
+                    free.append(zero)
+            frontier = _sorted_set(np.concatenate(free)) if free else frontier[:0]
+        if progress is not None:
+            progress(_event("pdb-build", "layer", d, states, time.perf_counter() - t0))
+        d += 1
+    table = dist.reshape(1 << BITS, 1 << shift).min(axis=0)
+    BUILD_LOG.append(BuildReport(cells, time.perf_counter() - t0, states, int(d - 1),
+                                 dist.nbytes, table.nbytes, False))
+    return table.tobytes()
+
+
+def _sorted_set(a: Any) -> Any:
+    import numpy as np
+    a.sort()
+    keep = np.empty(a.size, dtype=bool)
+    keep[:1] = True
+    np.not_equal(a[1:], a[:-1], out=keep[1:])
+    return a[keep]
+
+
+def _event(algorithm: str, kind: str, value: float, nodes: int, elapsed: float) -> Any:
+    from .progress import ProgressEvent
+    return ProgressEvent(algorithm, kind, value, nodes, elapsed)
+
+
+@lru_cache(maxsize=16)
+def _neighbors(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
+    from .geometry import grid
+    return tuple(tuple(q for _, q in opts) for opts in grid(rows, cols).neighbors)
+
+
+# ------------------------------------------------------------- goals, symmetry, partitions
+
+def _symmetries(rows: int, cols: int) -> list[tuple[int, ...]]:
+    """The board's symmetries as square permutations: sigma[p] = image of square p."""
+    def perm(f: Callable[[int, int], tuple[int, int]], out_cols: int) -> tuple[int, ...]:
+        return tuple(f(*divmod(p, cols))[0] * out_cols + f(*divmod(p, cols))[1]
+                     for p in range(rows * cols))
+    R, C = rows - 1, cols - 1
+    syms = [perm(lambda r, c: (r, c), cols), perm(lambda r, c: (R - r, c), cols),
+            perm(lambda r, c: (r, C - c), cols), perm(lambda r, c: (R - r, C - c), cols)]
+    if rows == cols:
+        syms += [perm(lambda r, c: (c, r), cols), perm(lambda r, c: (C - c, R - r), cols),
+                 perm(lambda r, c: (c, R - r), cols), perm(lambda r, c: (C - c, r), cols)]
+    return syms
+
+
+def _partition(rows: int, cols: int, blank: int) -> tuple[tuple[int, ...], ...]:
+    """Korf & Felner's 6-6-3 for the 15-puzzle; elsewhere row-major groups of ≤ 5 tiles."""
+    if (rows, cols, blank) == (4, 4, 0):
+        return PARTITION_4x4
+    cells = [c for c in range(rows * cols) if c != blank]
+    groups = -(-len(cells) // 5)
+    size = -(-len(cells) // groups)
+    return tuple(tuple(cells[i:i + size]) for i in range(0, len(cells), size))
+
+
+@dataclass(frozen=True)
+class Databases:
+    """The additive tables for one board shape and one goal square of the blank.
+
+    Tiles are named by their goal square ("labels"); `pattern_of[label]` and
+    `weight[label]` (= 16**slot) locate a tile's field in its pattern's index.
+    """
+
+    rows: int
+    cols: int
+    blank: int
+    patterns: tuple[Pattern, ...]
+    pattern_of: tuple[int, ...]
+    weight: tuple[int, ...]
+    reflect: tuple[int, ...] | None   #: transpose of squares, when the goal allows it
+
+    @property
+    def nbytes(self) -> int:
+        return sum(len(p.table) for p in self.patterns)
+
+    def indices(self, pos: Sequence[int]) -> list[int]:
+        """Each pattern's index, given `pos[label]` = square of each tile."""
+        return [sum(pos[c] << (BITS * j) for j, c in enumerate(p.cells)) for p in self.patterns]
+
+    def reflected_indices(self, pos: Sequence[int]) -> list[int]:
+        T = self.reflect
+        assert T is not None
+        return [sum(T[pos[T[c]]] << (BITS * j) for j, c in enumerate(p.cells))
+                for p in self.patterns]
+
+    def value(self, ix: Sequence[int]) -> int:
+        return sum(p.table[i] for p, i in zip(self.patterns, ix))
+
+
+_DATABASES: dict[tuple[int, int, int], Databases] = {}
+
+
+def databases(rows: int, cols: int, blank: int = 0, *,
+              progress: Reporter | None = None) -> Databases:
+    """The pattern databases for goals with the blank on `blank` (built or loaded once)."""
+    key = (rows, cols, blank)
+    if key not in _DATABASES:
+        parts = _partition(rows, cols, blank)
+        pats = tuple(build_pattern(rows, cols, blank, cells, progress=progress)
+                     for cells in parts)
+        n = rows * cols
+        pattern_of, weight = [0] * n, [0] * n
+        for i, cells in enumerate(parts):
+            for j, c in enumerate(cells):
+                pattern_of[c], weight[c] = i, 1 << (BITS * j)
+        T = _symmetries(rows, cols)[4] if rows == cols else None
+        if T is not None and T[blank] != blank:
+            T = None
+        _DATABASES[key] = Databases(rows, cols, blank, pats, tuple(pattern_of), tuple(weight),
+                                    T)
+    return _DATABASES[key]
+
+
+@dataclass(frozen=True)
+class Frame:
+    """How one goal maps onto the tables: a board symmetry and a renaming of the tiles."""
+
+    sigma: tuple[int, ...]        #: original square -> canonical square
+    label: dict[int, int]         #: tile -> its canonical goal square
+    blank: int                    #: the blank's canonical goal square
+
+    def board(self, s: Flat) -> list[int]:
+        """The canonical board: board[square] = label of the tile on it (blank: own label)."""
+        out = [0] * len(s)
+        for p, t in enumerate(s):
+            out[self.sigma[p]] = self.label[t] if t else self.blank
+        return out
+
+
+def frame(goal: Flat, rows: int, cols: int) -> Frame:
+    """Map `goal` onto a canonical goal: blank in square 0 when it sits in a corner."""
+    z = goal.index(0)
+    sigma = next((s for s in _symmetries(rows, cols) if s[z] == 0), _symmetries(rows, cols)[0])
+    label = {t: sigma[p] for p, t in enumerate(goal) if t}
+    return Frame(sigma, label, sigma[z])
+
+
+def _check_flat(s: Flat, goal: Flat, rows: int, cols: int) -> None:
+    from .solvability import is_solvable
+    from .board import unflatten
+    if rows * cols > MAX_CELLS:
+        raise PuzzleError(f"pattern databases are for boards of at most {MAX_CELLS} squares "
+                          f"(up to 4×4); this one is {rows}×{cols}. Use algorithm='reduction' "
+                          "for big boards")
+    S, G = validate_state(unflatten(s, rows, cols)), validate_state(unflatten(goal, rows, cols))
+    if not is_solvable(S, G):
+        from .errors import Unsolvable
+        raise Unsolvable("No solution possible: the start and the goal have different "
+                         "parity (see explain_solvability)")
+
+
+def pdb_heuristic(goal: State) -> FlatHeuristic:
+    """The additive PDB heuristic (max with its reflection) for `goal`, on flat states."""
+    goal = validate_state(goal, name="goal")
+    rows, cols = shape(goal)
+    g = flatten(goal)
+    if rows * cols > MAX_CELLS:
+        raise PuzzleError(f"pattern databases are for boards of at most {MAX_CELLS} squares "
+                          f"(up to 4×4); this goal is {rows}×{cols}")
+    fr = frame(g, rows, cols)
+    db = databases(rows, cols, fr.blank)
+
+    def h(s: Flat) -> int:
+        pos = [0] * len(s)
+        for sq, lab in enumerate(fr.board(s)):
+            pos[lab] = sq
+        v = db.value(db.indices(pos))
+        if db.reflect is not None:
+            v = max(v, db.value(db.reflected_indices(pos)))
+        return v
+
+    return FlatHeuristic("pdb", h, None, True)
+
+
+# ------------------------------------------------------------------------------- IDA*
+
+class _Stop(Exception):
+    pass
+
+
+def idastar_pdb(start: Flat, goal: Flat, rows: int, cols: int, *,
+                max_nodes: float | None = None, time_limit: float | None = None,
+                progress: Reporter | None = None) -> tuple[str, SearchStats]:
+    """An optimal move string from `start` to `goal` by IDA* on the additive PDB heuristic."""
+    start, goal = tuple(start), tuple(goal)
+    _check_flat(start, goal, rows, cols)
+    fr = frame(goal, rows, cols)
+    db = databases(rows, cols, fr.blank, progress=progress)
+    return _run(_pdb_engine(db, fr.board(start)), "idastar", fr, start, rows, cols,
+                max_nodes, time_limit, progress)
+
+
+def idastar_manhattan(start: Flat, goal: Flat, rows: int, cols: int, *,
+                      max_nodes: float | None = None, time_limit: float | None = None,
+                      progress: Reporter | None = None) -> tuple[str, SearchStats]:
+    """An optimal move string by IDA* with Manhattan distance (incremental, any board)."""
+    start, goal = tuple(start), tuple(goal)
+    if rows * cols > MAX_CELLS:      # the engine works anywhere; only the checks differ
+        from .board import unflatten
+        from .solvability import is_solvable
+        if not is_solvable(unflatten(start, rows, cols), unflatten(goal, rows, cols)):
+            from .errors import Unsolvable
+            raise Unsolvable("No solution possible (see explain_solvability)")
+    else:
+        _check_flat(start, goal, rows, cols)
+    fr = Frame(tuple(range(rows * cols)), {t: p for p, t in enumerate(goal) if t},
+               goal.index(0))
+    return _run(_manhattan_engine(rows, cols, fr.board(start), fr.blank), "idastar", fr,
+                start, rows, cols, max_nodes, time_limit, progress)
+
+
+@dataclass
+class _Engine:
+    """A depth-first search closure plus what `_run` needs to drive it."""
+
+    dfs: Callable[..., bool]
+    blank: int
+    h0: tuple[int, ...]          #: the root's heuristic arguments
+    counts: list[int]            #: expansions per blank square
+    path: list[int]              #: blank squares, goal first, filled on success
+    hook: list[Callable[[], None]]
+
+
+def _pdb_engine(db: Databases, board: list[int]) -> _Engine:
+    rows, cols, n = db.rows, db.cols, db.rows * db.cols
+    pos = [0] * n
+    for sq, lab in enumerate(board):
+        pos[lab] = sq
+    blank = pos[db.blank]
+    tabs = [p.table for p in db.patterns]
+    pat, wt = list(db.pattern_of), list(db.weight)
+    ix = db.indices(pos)
+    counts = [0] * n
+    path: list[int] = []
+    hook: list[Callable[[], None]] = [lambda: None]
+    T = db.reflect
+    if T is None:
+        moves = [tuple((q, [(b - q) * wt[t] for t in range(n)]) for q in _neighbors(rows, cols)[b])
+                 for b in range(n)]
+
+        def dfs(blank: int, prev: int, rem: int, h: int) -> bool:
+            k = counts[blank] + 1
+            counts[blank] = k
+            if not k & 4095:
+                hook[0]()
+            for nb, dl in moves[blank]:
+                if nb == prev:
+                    continue
+                t = board[nb]
+                p = pat[t]
+                tab = tabs[p]
+                old = ix[p]
+                new = old + dl[t]
+                nh = h - tab[old] + tab[new]
+                if nh >= rem:
+                    continue
+                if not nh:
+                    path.append(nb)
+                    return True
+                board[blank] = t
+                ix[p] = new
+                if dfs(nb, blank, rem - 1, nh):
+                    path.append(nb)
+                    return True
+                ix[p] = old
+                board[nb] = t
+            return False
+        return _Engine(dfs, blank, (db.value(ix),), counts, path, hook)
+
+    rpat = [pat[T[t]] for t in range(n)]
+    rix = db.reflected_indices(pos)
+    moves = [tuple((q, [(b - q) * wt[t] for t in range(n)],
+                    [(T[b] - T[q]) * wt[T[t]] for t in range(n)])
+                   for q in _neighbors(rows, cols)[b]) for b in range(n)]
+
+    def rdfs(blank: int, prev: int, rem: int, h: int, hr: int) -> bool:
+        k = counts[blank] + 1
+        counts[blank] = k
+        if not k & 4095:
+            hook[0]()
+        for nb, dl, rdl in moves[blank]:
+            if nb == prev:
+                continue
+            t = board[nb]
+            p = pat[t]
+            tab = tabs[p]
+            old = ix[p]
+            new = old + dl[t]
+            nh = h - tab[old] + tab[new]
+            if nh >= rem:
+                continue
+            rp = rpat[t]
+            rtab = tabs[rp]
+            rold = rix[rp]
+            rnew = rold + rdl[t]
+            nhr = hr - rtab[rold] + rtab[rnew]
+            if nhr >= rem:
+                continue
+            if not nh:
+                path.append(nb)
+                return True
+            board[blank] = t
+            ix[p] = new
+            rix[rp] = rnew
+            if rdfs(nb, blank, rem - 1, nh, nhr):
+                path.append(nb)
+                return True
+            ix[p] = old
+            rix[rp] = rold
+            board[nb] = t
+        return False
+    return _Engine(rdfs, blank, (db.value(ix), db.value(rix)), counts, path, hook)
+
+
+def _manhattan_engine(rows: int, cols: int, board: list[int], goal_blank: int) -> _Engine:
+    n = rows * cols
+    nbrs = _neighbors(rows, cols)
+
+    def md(t: int, p: int) -> int:
+        return abs(p // cols - t // cols) + abs(p % cols - t % cols)
+    # moving tile t from q into the blank's square b changes h by md(t, b) - md(t, q)
+    moves = [tuple((q, [md(t, b) - md(t, q) if t != goal_blank else 0 for t in range(n)])
+                   for q in nbrs[b]) for b in range(n)]
+    blank = board.index(goal_blank)
+    h0 = sum(md(t, p) for p, t in enumerate(board) if p != blank)
+    counts = [0] * n
+    path: list[int] = []
+    hook: list[Callable[[], None]] = [lambda: None]
+
+    def dfs(blank: int, prev: int, rem: int, h: int) -> bool:
+        k = counts[blank] + 1
+        counts[blank] = k
+        if not k & 4095:
+            hook[0]()
+        for nb, dl in moves[blank]:
+            if nb == prev:
+                continue
+            t = board[nb]
+            nh = h + dl[t]
+            if nh >= rem:
+                continue
+            if not nh:
+                path.append(nb)
+                return True
+            board[blank] = t
+            if dfs(nb, blank, rem - 1, nh):
+                path.append(nb)
+                return True
+            board[nb] = t
+        return False
+    return _Engine(dfs, blank, (h0,), counts, path, hook)
+
+
+def _run(eng: _Engine, algorithm: str, fr: Frame, start: Flat, rows: int, cols: int,
+         max_nodes: float | None, time_limit: float | None,
+         progress: Reporter | None) -> tuple[str, SearchStats]:
+    """Iterative deepening: bounds h0, h0+2, ... (each move changes h by exactly ±1)."""
+    n = rows * cols
+    degree = [len(q) for q in _neighbors(rows, cols)]
+    stats = SearchStats(algorithm)
+    t0 = time.perf_counter()
+    roots = [0]
+
+    def tally() -> None:
+        stats.nodes_expanded = sum(eng.counts)
+        stats.nodes_generated = sum(c * (d - 1) for c, d in zip(eng.counts, degree)) + roots[0]
+        stats.elapsed = time.perf_counter() - t0
+
+    def check() -> None:
+        tally()
+        if max_nodes is not None and stats.nodes_generated >= max_nodes:
+            raise _Stop(f"node budget of {max_nodes:,.0f} reached")
+        if time_limit is not None and stats.elapsed >= time_limit:
+            raise _Stop(f"time limit of {time_limit:g} s reached")
+    eng.hook[0] = check
+    bound = max(eng.h0)
+    try:
+        while bound:
+            roots[0] += 1
+            if sys.getrecursionlimit() < bound + 100:      # deep searches on big boards
+                sys.setrecursionlimit(bound + 100)
+            if eng.dfs(eng.blank, -1, bound, *eng.h0):
+                break
+            bound += 2
+            stats.depth = bound
+            if progress is not None:
+                tally()
+                progress(_event(algorithm, "bound", bound, stats.nodes_expanded,
+                                stats.elapsed))
+            check()
+    except _Stop as stop:
+        tally()
+        raise SearchLimitReached(str(stop), stats) from None
+    tally()
+    inv = [0] * n
+    for p, c in enumerate(fr.sigma):
+        inv[c] = p
+    squares = [inv[eng.blank]] + [inv[c] for c in reversed(eng.path)]
+    letters = {-cols: "U", cols: "D", -1: "L", 1: "R"}
+    moves = "".join(letters[b - a] for a, b in zip(squares, squares[1:]))
+    stats.depth = len(moves)
+    return moves, stats

@@ -1,0 +1,211 @@
+"""Pattern databases and the fast IDA*: admissible by construction, checked against exact
+distances (8-puzzle), Korf's published optimal lengths and the Princeton answers (15-puzzle).
+
+The 15-puzzle tests share one 6-6-3 build (about half a minute, then cached on disk in the
+user's cache directory) through the session fixture `fifteen`; they are marked slow.
+"""
+
+from __future__ import annotations
+
+import csv
+import random
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+import puzzlekit as pk
+from puzzlekit import pdb
+from puzzlekit.board import flatten, unflatten
+from puzzlekit.exact import distance_table
+from puzzlekit.geometry import grid
+from puzzlekit.heuristics import manhattan
+
+DATA = Path(__file__).parents[1].parent / "shared" / "data"
+GOALS_3x3 = {"blank last": pk.goal_state(3), "blank first": pk.goal_state(3, blank="first"),
+             "blank centre": ((1, 2, 3), (4, 0, 5), (6, 7, 8))}
+KORF_GOAL = tuple(range(16))
+
+
+def korf100() -> list[tuple[int, tuple[int, ...], int]]:
+    path = DATA / "korf100.tsv"
+    if not path.exists():
+        pytest.skip(f"{path} not present")
+    with path.open() as f:
+        return [(int(r["id"]), tuple(map(int, r["tiles"].split())), int(r["optimal_length"]))
+                for r in csv.DictReader(f, delimiter="\t")]
+
+
+def princeton(name: str) -> tuple[pk.State, int]:
+    folder = DATA / "princeton"
+    if not (folder / name).exists():
+        pytest.skip(f"{folder / name} not present")
+    with (folder / "answers.tsv").open() as f:
+        answers = {r["filename"]: int(r["min_moves"]) for r in csv.DictReader(f, delimiter="\t")}
+    return pk.read_board(folder / name), answers[name]
+
+
+@lru_cache(maxsize=8)
+def ordered(goal: pk.State) -> list[tuple[int, ...]]:
+    return sorted(distance_table(goal))
+
+
+def sample(goal: pk.State, k: int, seed: int = 5) -> list[tuple[int, ...]]:
+    return random.Random(seed).sample(ordered(goal), k)
+
+
+@pytest.fixture(autouse=True)
+def private_cache(tmp_path_factory, monkeypatch):
+    """Small tables go to a per-session folder; the big 4×4 ones come from the user's cache."""
+    monkeypatch.setenv("PUZZLEKIT_CACHE", str(tmp_path_factory.getbasetemp() / "pdb-cache"))
+
+
+@pytest.fixture(scope="session")
+def fifteen() -> pdb.Databases:
+    """The 6-6-3 databases for the blank-first goal (built once, cached on disk)."""
+    return pdb.databases(4, 4, 0)
+
+
+# ----------------------------------------------------------------- small boards, exactly
+
+@pytest.mark.parametrize("name", GOALS_3x3)
+def test_8_puzzle_pdb_is_admissible_and_keeps_the_parity_of_manhattan(name):
+    goal = GOALS_3x3[name]
+    h = pdb.pdb_heuristic(goal).h
+    exact = distance_table(goal)
+    nbrs = grid(3, 3).neighbors
+    assert h(flatten(goal)) == 0
+    for s in sample(goal, 1500):
+        hs = h(s)
+        assert hs <= exact[s]
+        assert hs >= manhattan(unflatten(s, 3, 3), goal)       # patterns add up to ≥ Manhattan
+        z = s.index(0)
+        for _, q in nbrs[z]:
+            t = list(s)
+            t[z], t[q] = t[q], 0
+            assert (h(tuple(t)) - hs) % 2 == 1     # odd steps: IDA* bounds may grow by 2
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(sorted(GOALS_3x3)), st.integers(0, 10**9))
+def test_idastar_pdb_finds_optimal_8_puzzle_solutions(name, seed):
+    goal = GOALS_3x3[name]
+    exact = distance_table(goal)
+    s = sample(goal, 1, seed)[0]
+    moves, stats = pdb.idastar_pdb(s, flatten(goal), 3, 3)
+    assert len(moves) == exact[s] == stats.depth
+    assert pk.check_solution(unflatten(s, 3, 3), goal, moves).ok
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(sorted(GOALS_3x3)), st.integers(0, 10**9))
+def test_idastar_manhattan_finds_optimal_8_puzzle_solutions(name, seed):
+    goal = GOALS_3x3[name]
+    exact = distance_table(goal)
+    s = sample(goal, 1, seed)[0]
+    moves, _ = pdb.idastar_manhattan(s, flatten(goal), 3, 3)
+    assert len(moves) == exact[s]
+    assert pk.check_solution(unflatten(s, 3, 3), goal, moves).ok
+
+
+def test_other_small_shapes_are_solved_optimally():
+    for rows, cols in ((2, 3), (3, 2), (2, 4)):
+        goal = pk.goal_state(rows, cols)
+        start = pk.scramble(rows, cols, moves=40, seed=rows * 10 + cols)
+        moves, _ = pdb.idastar_pdb(flatten(start), flatten(goal), rows, cols)
+        assert pk.check_solution(start, goal, moves).ok
+        if rows * cols <= 9:
+            assert len(moves) == distance_table(goal)[flatten(start)]
+
+
+def test_a_pattern_table_covers_every_placement_of_its_tiles():
+    p = pdb.build_pattern(4, 4, 0, (12, 13, 14))
+    reached = [v for v in p.table if v != 255]
+    assert len(reached) == 16 * 15 * 14          # every placement of 3 tiles on 16 squares
+    assert p.value((12, 13, 14)) == 0
+    assert p.value((13, 12, 14)) > 2                  # a swap costs more than Manhattan's 2
+
+
+def test_tables_are_cached_on_disk_and_reloaded(tmp_path, monkeypatch):
+    monkeypatch.setenv("PUZZLEKIT_CACHE", str(tmp_path))
+    built = pdb.build_pattern(3, 3, 8, (0, 1, 2))
+    assert [f.name for f in tmp_path.iterdir()] == ["pdb-3x3-b8-0_1_2.bin"]
+    again = pdb.build_pattern(3, 3, 8, (0, 1, 2))
+    assert again.table == built.table and pdb.BUILD_LOG[-1].cached
+
+
+def test_the_cache_folder_follows_the_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv("PUZZLEKIT_CACHE", str(tmp_path / "a"))
+    assert pdb.cache_dir() == tmp_path / "a"
+    monkeypatch.delenv("PUZZLEKIT_CACHE")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert pdb.cache_dir() == tmp_path / "xdg" / "puzzlekit"
+
+
+def test_budgets_raise_with_partial_statistics():
+    goal = flatten(pk.goal_state(3))
+    start = flatten(pk.state_at_depth(26, seed=3))
+    with pytest.raises(pk.SearchLimitReached) as err:
+        pdb.idastar_manhattan(start, goal, 3, 3, max_nodes=50)
+    assert 0 < err.value.stats.nodes_generated
+
+
+def test_bad_requests_are_refused_with_a_reason():
+    goal = flatten(pk.goal_state(3))
+    unsolvable = (2, 1, 3, 4, 5, 6, 7, 8, 0)
+    with pytest.raises(pk.Unsolvable):
+        pdb.idastar_pdb(unsolvable, goal, 3, 3)
+    with pytest.raises(pk.PuzzleError, match="at most 16 squares"):
+        pdb.pdb_heuristic(pk.goal_state(5))
+    with pytest.raises(pk.PuzzleError, match="bad pattern"):
+        pdb.build_pattern(3, 3, 8, (0, 8))
+
+
+def test_progress_reports_each_new_bound():
+    events = []
+    goal = flatten(pk.goal_state(3))
+    start = flatten(pk.state_at_depth(24, seed=1))
+    moves, _ = pdb.idastar_manhattan(start, goal, 3, 3, progress=events.append)
+    bounds = [e.value for e in events if e.kind == "bound"]
+    assert bounds == sorted(bounds) and bounds[-1] == len(moves) == 24
+
+
+# ------------------------------------------------------------------- the 15-puzzle (slow)
+
+@pytest.mark.slow
+def test_15_puzzle_pdb_never_overestimates_korf_100(fifteen):
+    h = pdb.pdb_heuristic(unflatten(KORF_GOAL, 4, 4)).h
+    for _, tiles, optimal in korf100():
+        assert manhattan(unflatten(tiles, 4, 4), unflatten(KORF_GOAL, 4, 4)) <= h(tiles) <= optimal
+
+
+@pytest.mark.slow
+def test_a_dozen_easy_korf_instances_are_solved_optimally(fifteen):
+    easiest = sorted(korf100(), key=lambda r: r[2])[:12]
+    for _, tiles, optimal in easiest:
+        moves, stats = pdb.idastar_pdb(tiles, KORF_GOAL, 4, 4)
+        assert len(moves) == optimal
+        assert pk.check_solution(unflatten(tiles, 4, 4), unflatten(KORF_GOAL, 4, 4), moves).ok
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["puzzle4x4-50.txt", "puzzle4x4-hard1.txt",
+                                  "puzzle4x4-hard2.txt"])
+def test_princeton_boards_with_the_blank_last_goal(fifteen, name):
+    start, optimal = princeton(name)
+    goal = pk.goal_state(4)
+    h = pdb.pdb_heuristic(goal).h
+    assert h(flatten(start)) <= optimal
+    moves, _ = pdb.idastar_pdb(flatten(start), flatten(goal), 4, 4)
+    assert len(moves) == optimal
+    assert pk.check_solution(start, goal, moves).ok
+
+
+@pytest.mark.slow
+def test_solve_dispatches_pdb_and_manhattan_idastar(fifteen):
+    _, tiles, optimal = min(korf100(), key=lambda r: r[2])
+    start, goal = unflatten(tiles, 4, 4), unflatten(KORF_GOAL, 4, 4)
+    for heuristic in ("pdb", "manhattan"):
+        r = pk.solve(start, goal, algorithm="idastar", heuristic=heuristic)
+        assert r.length == optimal and r.optimal
