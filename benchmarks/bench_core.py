@@ -20,7 +20,7 @@ from puzzlekit.geometry import grid
 START = ((8, 0, 6), (5, 4, 7), (2, 3, 1))
 GOAL = ((0, 1, 2), (3, 4, 5), (6, 7, 8))
 PRINCETON = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "princeton"
-REPEATS = 3
+REPEATS = 5
 
 
 def plain_bfs(start: tuple[int, ...], goal: tuple[int, ...], rows: int = 3,

@@ -81,3 +81,24 @@ def test_read_and_write_a_file(tmp_path):
 
 def test_read_board_tolerates_blank_lines_and_crlf():
     assert pk.read_board("\n3\r\n0 1 3\r\n\n4 2 5\r\n7 8 6\r\n\n") == pk.read_board(PRINCETON_EXAMPLE)
+
+
+# ------------------------------------------------------------------------ text rendering
+
+def test_board_str_right_aligns_with_the_blank_as_spaces():
+    assert pk.board_str(pk.from_string("1238_4765")) == " 1 2 3\n 8   4\n 7 6 5"
+    lines = pk.board_str(pk.goal_state(4)).splitlines()
+    assert lines[0] == "  1  2  3  4" and lines[3] == " 13 14 15   "
+    assert pk.board_str(pk.goal_state(2), width=4) == "   1   2\n   3    "
+
+
+def test_path_str_puts_each_letter_between_its_boards():
+    path = pk.moves_to_path(pk.goal_state(2), "UL")
+    assert pk.path_str(path, "UL").split("\n") == [
+        " 1 2", " 3  ", "  U", " 1  ", " 3 2", "  L", "   1", " 3 2"]
+    assert pk.path_str(path).split("\n\n") == [pk.board_str(S) for S in path]
+
+
+def test_print_pos_accepts_a_state_too(capsys):
+    pk.print_pos(pk.goal_state(4))
+    assert capsys.readouterr().out.splitlines()[0] == "  1  2  3  4"

@@ -170,6 +170,18 @@ def test_seed003_shuffle_pos_asserts(seed):
         random.setstate(state)
 
 
+def test_seed003_solve_pos_asserts_after_seed_123():
+    """random.seed(123); shuffle_pos(4) needs 4 moves, then shuffle_pos(8) needs 8."""
+    solver = pytest.importorskip("puzzlekit.solver")
+    state = random.getstate()
+    try:
+        random.seed(123)
+        boards = [pk.from_flat(pk.shuffle_pos(4)), pk.from_flat(pk.shuffle_pos(8))]
+    finally:
+        random.setstate(state)
+    assert [solver.solve(S).length for S in boards] == [4, 8]
+
+
 def test_seed003_goals_a_and_b_split_the_positions():
     A = pk.from_flat(list(range(1, 16)) + [B])
     goal_b = pk.from_flat([B] + list(range(1, 16)))
