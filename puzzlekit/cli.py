@@ -81,11 +81,12 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def solution_text(path: Sequence[object]) -> str:
+def solution_text(path: Sequence[object], minimum: bool = True) -> str:
     """Every board of `path` (blank as spaces), a blank line between them, and the count."""
     from .text import board_str
     boards = "\n\n".join(board_str(S) for S in path)  # type: ignore[arg-type]
-    return f"{boards}\n\nMinimum number of moves = {len(path) - 1}"
+    count = "Minimum number of moves" if minimum else "Number of moves (not proved minimal)"
+    return f"{boards}\n\n{count} = {len(path) - 1}"
 
 
 def _solve(args: argparse.Namespace) -> int:
@@ -98,9 +99,7 @@ def _solve(args: argparse.Namespace) -> int:
     from . import solve
     result = solve(start, algorithm=args.algorithm, heuristic=args.heuristic,
                    max_nodes=args.max_nodes, time_limit=args.time_limit)
-    print(solution_text(result.path))
-    if not result.optimal:
-        print(f"(found by {result.algorithm}, which does not guarantee the minimum)")
+    print(solution_text(result.path, minimum=result.optimal))
     return EXIT_OK
 
 

@@ -94,6 +94,14 @@ def test_solution_text_format():
     assert solution_text(path) == " 1 2\n   3\n\n 1 2\n 3  \n\nMinimum number of moves = 1"
 
 
+@needs_solver
+@pytest.mark.parametrize("algorithm", ["greedy", "weighted_astar", "dfs"])
+def test_non_optimal_algorithms_do_not_claim_a_minimum(capsys, board_file, algorithm):
+    code, out, _ = run(capsys, "solve", board_file(PUZZLE04), "--algorithm", algorithm)
+    assert code == EXIT_OK and "Minimum" not in out
+    assert out.rstrip().endswith("moves (not proved minimal) = " + str(len(out.split("\n\n")) - 2))
+
+
 def test_unsolvable_board_says_no_solution_and_exits_0(capsys, board_file):
     code, out, err = run(capsys, "solve", board_file("3\n1 2 3\n4 5 6\n8 7 0\n"))
     assert (code, out, err) == (EXIT_OK, "No solution possible\n", "")
