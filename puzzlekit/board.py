@@ -8,6 +8,7 @@ raises `PuzzleError` with a message that names what is wrong.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from numbers import Integral
 from typing import Literal
 
 from .errors import PuzzleError
@@ -19,7 +20,8 @@ MAX_SIDE = 32   #: boards beyond this are refused (a 32×32 state has 1,023 tile
 
 
 def _is_int(x: object) -> bool:
-    return isinstance(x, int) and not isinstance(x, bool)
+    """Whole numbers, numpy's included (they are converted); bools are not tiles."""
+    return isinstance(x, Integral) and not isinstance(x, bool)
 
 
 def validate_state(state: object, *, name: str = "state") -> State:

@@ -67,3 +67,13 @@ def test_puzzle_error_is_a_value_error():
     assert issubclass(pk.PuzzleError, ValueError)
     assert issubclass(pk.Unsolvable, pk.PuzzleError)
     assert issubclass(pk.SearchLimitReached, pk.PuzzleError)
+
+
+def test_numpy_integers_are_tiles_and_become_ints():
+    """Regression: rows built from a numpy array held np.int64 and were refused."""
+    np = pytest.importorskip("numpy")
+    grid = np.array([[1, 2, 3], [4, 5, 6], [7, 8, 0]])
+    S = pk.validate_state(tuple(map(tuple, grid)))
+    assert S == pk.goal_state(3) and all(type(x) is int for row in S for x in row)
+    with pytest.raises(pk.PuzzleError, match="bool"):
+        pk.validate_state(((0, 1), (2, np.bool_(True))))
