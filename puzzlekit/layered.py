@@ -44,21 +44,21 @@ class SearchPath(list):
 
 
 def _check_boards(start: Any, goal: Any) -> bool:
-    """If start and goal are puzzle boards, refuse unsolvable pairs before searching.
-
-    True when both are already boards (tuples of tuples) of the same shape."""
+    """If start and goal are puzzle boards, refuse boards of two sizes and unsolvable pairs
+    before searching. True when both are already boards (tuples of tuples)."""
     from .board import validate_state
     from .solvability import explain_solvability
     try:
         s, g = validate_state(start, name="start"), validate_state(goal, name="goal")
     except PuzzleError:
         return False
-    if len(s) == len(g) and len(s[0]) == len(g[0]):
-        report = explain_solvability(s, g)
-        if not report.solvable:
-            raise Unsolvable(report.text)
-        return s == start and g == goal
-    return False
+    if len(s) != len(g) or len(s[0]) != len(g[0]):
+        raise PuzzleError(f"start is {len(s)}×{len(s[0])} but goal is {len(g)}×{len(g[0])}: "
+                          "no move changes the size of a board")
+    report = explain_solvability(s, g)
+    if not report.solvable:
+        raise Unsolvable(report.text)
+    return s == start and g == goal
 
 
 def search(next_states: Callable[[Any], Iterable[Any]], start: Hashable, goal: Hashable, *,

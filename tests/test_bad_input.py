@@ -141,6 +141,8 @@ OTHER = [
     ("check_solution int", lambda: pk.check_solution(pk.goal_state(3), None, 5), "move string"),
     ("print_pos short", lambda: pk.print_pos([1, 2, 3]), "3 items"),
     ("search not callable", lambda: pk.search(None, 1, 2), "successor function"),
+    ("search across sizes", lambda: pk.search(pk.nextStates, pk.goal_state(4), pk.goal_state(3)),
+     "start is 4×4 but goal is 3×3"),
     ("search unsolvable", lambda: pk.search(pk.nextStates, ((1, 2), (0, 3)),
                                             ((2, 1), (3, 0))), "cannot be reached"),
 ]
