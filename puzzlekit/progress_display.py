@@ -52,6 +52,7 @@ class WidgetReporter:
                                    layout=W.Layout(width="240px"))
         self.label = W.Label("starting…")
         self.box = W.HBox([self.bar, self.label])
+        self.box.add_class("puzzlekit-progress")
         self.min_interval = min_interval
         self._handle: Any = None
         self._last = float("-inf")

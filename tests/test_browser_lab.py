@@ -22,6 +22,7 @@ from browser_support import (REPO, chromium, copy_notebook, jupyter_lab, offline
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 DEMO = REPO / "notebooks" / "demos" / "01-see-search.ipynb"
+DEMO2 = REPO / "notebooks" / "demos" / "02-see-heuristics.ipynb"
 RUN_ALL_TIMEOUT = 360_000      #: ms for Run All on two busy cores
 STEP_TIMEOUT = 60_000          #: ms for one interaction to show its effect
 
@@ -30,7 +31,8 @@ STEP_TIMEOUT = 60_000          #: ms for one interaction to show its effect
 def lab(tmp_path_factory):
     require_chromium()
     tmp = tmp_path_factory.mktemp("lab")
-    copy_notebook(DEMO, tmp / "root")
+    for notebook in (DEMO, DEMO2):
+        copy_notebook(notebook, tmp / "root")
     with jupyter_lab(tmp / "root", tmp) as server:
         yield server
 
@@ -58,22 +60,33 @@ ALL_CELLS_RAN = """() => {
 }"""
 
 
-@pytest.fixture(scope="module")
-def demo(lab, page):
-    """The demo notebook open in JupyterLab after Run All Cells has finished."""
-    page.goto(lab.lab_url(DEMO.name))
+def run_all(page, lab, notebook, name: str):
+    """Open `notebook` in JupyterLab, Run All Cells, wait until every cell has run."""
+    page.goto(lab.lab_url(notebook.name))
     try:
         wait_idle(page)
-        screenshot(page, "lab-01-opened")
+        screenshot(page, f"{name}-opened")
         menu(page, "Run", "Run All Cells")
         page.wait_for_function(ALL_CELLS_RAN, timeout=RUN_ALL_TIMEOUT, polling=1000)
         wait_idle(page)
     except Exception:
-        screenshot(page, "lab-01-failed")
+        screenshot(page, f"{name}-failed")
         print(lab.log_tail())
         raise
-    screenshot(page, "lab-02-ran")
+    screenshot(page, f"{name}-ran")
     return page
+
+
+@pytest.fixture(scope="module")
+def demo(lab, page):
+    """The demo notebook open in JupyterLab after Run All Cells has finished."""
+    return run_all(page, lab, DEMO, "lab-01")
+
+
+def errors(page) -> list[str]:
+    texts = page.locator('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'
+                        ).all_inner_texts()
+    return [t for t in texts if "Traceback" in t or "Error" in t]
 
 
 def outputs(page, selector: str):
@@ -81,9 +94,7 @@ def outputs(page, selector: str):
 
 
 def test_every_cell_of_the_demo_runs_without_an_error(demo):
-    texts = demo.locator('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'
-                         ).all_inner_texts()
-    assert not [t for t in texts if "Traceback" in t or "Error" in t], texts
+    assert not errors(demo)
 
 
 def test_the_boards_are_coloured_one_colour_per_tile(demo):
@@ -192,3 +203,21 @@ def test_the_saved_notebook_exports_to_html_that_shows_everything_offline(demo, 
         screenshot(page, "export-offline", full_page=True)
     finally:
         page.close()
+
+
+@pytest.fixture(scope="module")
+def demo2(lab, page):
+    """The second demo notebook (heuristics, progress bars) after Run All Cells."""
+    return run_all(page, lab, DEMO2, "lab-10")
+
+
+def test_the_heuristics_demo_runs_and_shows_overlays_and_progress_bars(demo2):
+    assert not errors(demo2)
+    assert demo2.get_by_text("Manhattan distance = 10").count() == 1
+    bars = demo2.locator(".jp-OutputArea-output .puzzlekit-progress")
+    assert bars.count() == 2
+    assert bars.first.locator(".widget-hprogress .progress-bar").count() == 1
+    assert re.search(r"idastar: (bound \d+|finished) · [\d,]+ nodes expanded",
+                     bars.first.inner_text())
+    bars.first.scroll_into_view_if_needed()
+    screenshot(demo2, "lab-11-progress")
