@@ -276,11 +276,16 @@ class Databases:
 _DATABASES: dict[tuple[int, int, int], Databases] = {}
 
 
-def databases(rows: int, cols: int, blank: int = 0, *,
-              progress: Reporter | None = None) -> Databases:
-    """The pattern databases for goals with the blank on `blank` (built or loaded once)."""
+def databases(rows: int, cols: int, blank: int = 0, *, progress: object = None) -> Databases:
+    """The pattern databases for goals with the blank on `blank` (built or loaded once).
+
+    progress: None, True (a progress line or bar) or a function of a `ProgressEvent`;
+    the build reports each finished BFS layer as kind "layer".
+    """
     key = (rows, cols, blank)
     if key not in _DATABASES:
+        from .progress import make_reporter
+        progress = make_reporter(progress)
         parts = _partition(rows, cols, blank)
         pats = tuple(build_pattern(rows, cols, blank, cells, progress=progress)
                      for cells in parts)
