@@ -8,11 +8,10 @@ at all while nbgrader grades the notebook (``NBGRADER_EXECUTION`` is set).
 from __future__ import annotations
 
 import html
-import os
 import time
 from typing import Any
 
-from .progress import ProgressEvent, Reporter, text_reporter
+from .progress import ProgressEvent, Reporter, text_reporter, under_autograder
 
 #: what the value of each kind of event counts
 LABELS = {"layer": "depth", "bound": "bound", "nodes": "nodes", "done": "done"}
@@ -85,7 +84,7 @@ class WidgetReporter:
 
 def auto_reporter() -> Reporter:
     """The reporter that suits where we run: widget bar, text line, or quiet."""
-    if os.environ.get("NBGRADER_EXECUTION"):
+    if under_autograder():
         return quiet
     if in_notebook():
         try:

@@ -14,20 +14,23 @@ in its mime bundle, and under nbgrader's autograding offers only that picture.
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import dataclass
 from typing import Any
 
 import ipywidgets as W
 
+from .animation import _path_input
 from .board import State, flatten, goal_state, resolve_goal, shape, validate_state
+from .display import board_html, path_html, text_colour, tile_colours
 from .errors import PuzzleError, SearchLimitReached, Unsolvable
 from .geometry import INVERSE, grid
 from .heuristics import manhattan
 from .moves import moves_to_path, path_to_moves
+from .progress import under_autograder
 from .scramble import random_walk
 from .solvability import is_solvable
+from .text import board_str
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 OPTIMAL_TIME_LIMIT = 3.0   #: seconds of optimal search before a hint settles for any path
@@ -227,22 +230,17 @@ class Game:
 
 # Colours and static pictures ##################################################################
 
-def _board_html(state: State, goal: State | None = None) -> str:
-    from .display import board_html
-    return board_html(state, goal)
-
-
 def _colours(goal: State) -> dict[int, tuple[str, str]]:
     """{tile: (background, text colour)} as the HTML boards colour them."""
-    from .display import text_colour, tile_colours
     return {t: (bg, text_colour(bg)) for t, bg in tile_colours(goal).items()}
 
 
-def _static_bundle(widget: W.Widget, html: str) -> dict[str, Any]:
-    """The widget's own mime bundle plus a static ``text/html`` picture; under nbgrader's
-    autograding only the picture (no front end will ever draw the widget there)."""
-    data: dict[str, Any] = {"text/plain": repr(widget), "text/html": html}
-    if not os.environ.get("NBGRADER_EXECUTION") and widget._view_name is not None:
+def _static_bundle(widget: W.Widget, html: str, text: str) -> dict[str, Any]:
+    """The widget's own mime bundle plus a static picture (``text/html``, and `text` for
+    ``text/plain``); under nbgrader's autograding only the pictures (no front end will
+    ever draw the widget there)."""
+    data: dict[str, Any] = {"text/plain": text, "text/html": html}
+    if not under_autograder() and widget._view_name is not None:
         data[WIDGET_VIEW] = {"version_major": 2, "version_minor": 0,
                              "model_id": widget._model_id}
     return data
@@ -255,7 +253,6 @@ class PathPlayer(W.VBox):
 
     def __init__(self, path: object, moves: str | None = None, *, goal: State | None = None,
                  speed: int = 3) -> None:
-        from .animation import _path_input
         self.path, self.letters = _path_input(path, moves)  # type: ignore[arg-type]
         self.goal = resolve_goal(self.path[0], goal if goal is not None else self.path[-1])
         self._html: dict[int, str] = {}
@@ -278,7 +275,7 @@ class PathPlayer(W.VBox):
     def html_at(self, i: int) -> str:
         """The board of step `i` (cached)."""
         if i not in self._html:
-            self._html[i] = _board_html(self.path[i], self.goal)
+            self._html[i] = board_html(self.path[i], self.goal)
         return self._html[i]
 
     def caption_at(self, i: int) -> str:
@@ -303,11 +300,12 @@ class PathPlayer(W.VBox):
         self.play.interval = max(40, 1000 // change["new"])
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        from .display import path_html
+        n = len(self.letters)
+        text = f"<PathPlayer: {n} move{'s' * (n != 1)} {self.letters}>"
         if len(self.path) <= STRIP_MAX:
-            return _static_bundle(self, path_html(self.path, goal=self.goal))
+            return _static_bundle(self, path_html(self.path, goal=self.goal), text)
         i = self.step
-        return _static_bundle(self, self.html_at(i) + f"<p>{self.caption_at(i)}</p>")
+        return _static_bundle(self, self.html_at(i) + f"<p>{self.caption_at(i)}</p>", text)
 
 
 def play_path(path: object, moves: str | None = None, *, goal: State | None = None,
@@ -440,8 +438,9 @@ class PlayableBoard(W.VBox):
         return plan.moves
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        return _static_bundle(self, _board_html(self.game.state, self.game.goal)
-                              + f"<p>{self.game.status()}</p>")
+        status = self.game.status()
+        return _static_bundle(self, board_html(self.game.state, self.game.goal)
+                              + f"<p>{status}</p>", f"{board_str(self.game.state)}\n{status}")
 
 
 def play(rows: int = 3, cols: int | None = None, state: State | None = None,

@@ -15,6 +15,7 @@ from puzzlekit.exact import exact_distance
 from puzzlekit.heuristics import manhattan
 from puzzlekit.scramble import random_state, state_at_depth
 from puzzlekit.solvability import is_solvable
+from puzzlekit.text import board_str
 from puzzlekit.widgets import BLANK_LABEL, WIDGET_VIEW, Game, PathPlayer, PlayableBoard, play, play_path
 
 shapes = st.sampled_from([(2, 2), (2, 3), (3, 3), (3, 4), (4, 4)])
@@ -150,6 +151,7 @@ def test_clicking_a_tile_button_slides_the_tile_on_the_widget():
     board.cells[0].click()                       # tile 1, far from the blank: nothing
     assert board.state == ((1, 2, 3), (4, 5, 0), (7, 8, 6))
     assert "next to the blank" in board.message.value
+    assert board_str(board.state) in board._repr_mimebundle_()["text/plain"]
     board.buttons["undo"].click()
     assert board_on_buttons(board) == ((1, 2, 3), (4, 0, 5), (7, 8, 6))
 
