@@ -13,6 +13,7 @@ from puzzlekit.board import flatten, goal_state
 from puzzlekit.errors import PuzzleError
 from puzzlekit.exact import exact_distance
 from puzzlekit.heuristics import manhattan
+from puzzlekit.moves import check_solution
 from puzzlekit.scramble import random_state, state_at_depth
 from puzzlekit.solvability import is_solvable
 from puzzlekit.text import board_str
@@ -129,6 +130,18 @@ def test_following_hints_solves_the_puzzle_in_the_optimal_number_of_moves():
         assert game.click(*game.hint_tile())
     assert game.moves_made == 20
     assert game.hint() is None
+
+
+@needs_solver
+def test_beyond_optimal_reach_the_solution_is_legal_and_labelled_not_shortest():
+    game = Game(5)
+    game.scramble(seed=4)
+    plan = game.solution()
+    assert not plan.optimal
+    assert check_solution(game.state, game.goal, plan.moves).ok
+    first = plan.moves[0]
+    assert game.hint() == first and game.move(first)
+    assert game.solution().moves == plan.moves[1:]     # the plan is reused, not recomputed
 
 
 # the widgets ##################################################################################
