@@ -160,6 +160,16 @@ def test_clicking_a_tile_next_to_the_blank_slides_it(demo):
     screenshot(board, "lab-07-playable-after")
 
 
+def test_the_15_puzzle_board_wears_the_band_colours(demo):
+    board = demo.locator(".puzzlekit-board").nth(1)
+    board.scroll_into_view_if_needed()
+    buttons = board.locator(".puzzlekit-playable button")
+    assert sorted(tiles(board)) == sorted([""] + [str(t) for t in range(1, 16)])
+    colours = buttons.evaluate_all("bs => bs.map(b => getComputedStyle(b).backgroundColor)")
+    assert len(set(colours)) == 16
+    screenshot(board, "lab-06b-fifteen")
+
+
 def test_hint_outlines_a_tile_and_solve_plays_the_board_home(demo):
     board = demo.locator(".puzzlekit-board").first
     board.scroll_into_view_if_needed()
