@@ -207,6 +207,8 @@ def solve(start: object, goal: object = None, *, algorithm: str = "astar",
         from .moves import moves_to_path
         path = moves_to_path(S, moves)
         budget.stats = stats
+        if reporter is not None:
+            budget.report("done", len(moves))
         return _result(algo, hname, S, G, path, moves, float(len(moves)), budget,
                        optimal=True)
 

@@ -239,3 +239,13 @@ def test_progress_events_are_reported():
     pk.solve(pk.state_at_depth(20, seed=1), algorithm="idastar", progress=events.append)
     bounds = [e.value for e in events if e.kind == "bound"]
     assert bounds == sorted(bounds) and bounds[-1] == 20
+
+
+def test_fast_15_puzzle_engine_reports_its_bounds_and_done():
+    events = []
+    S = pk.scramble(4, 4, moves=40, seed=3)
+    r = pk.solve(S, algorithm="idastar", heuristic="manhattan", progress=events.append)
+    assert r.optimal and pk.check_solution(S, None, r.moves).ok
+    assert events[-1].kind == "done" and events[-1].value == r.length
+    bounds = [e.value for e in events if e.kind == "bound"]
+    assert bounds and bounds[-1] == r.length

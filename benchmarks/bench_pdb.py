@@ -1,0 +1,233 @@
+"""Issue 5 benchmarks: pattern databases, the fast IDA*, heuristics side by side, big boards.
+
+Run alone with ``python -m benchmarks.bench_pdb`` (add ``--quick`` to skip puzzle4x4-80
+and most of the A* table), or with everything else by ``make bench``. Every optimal
+length is checked against ../shared/data. Times are wall-clock seconds with CPU seconds
+beside them: the machine is shared, so CPU time is the fairer figure of the code itself.
+
+- PDB build: the 6-6-3 tables built from scratch into a temporary cache folder.
+- Korf's 100 (goal blank first): all solved by IDA* + PDB, lengths checked.
+- Princeton puzzle4x4-78 / -80 (goal blank last, served by symmetry).
+- Seed 001's table, extended: A* with Hamming, Manhattan, linear conflict and PDB on
+  puzzle28..puzzle42 and on all 3×3 Princeton files; plus the fast IDA* engines.
+- BFS vs bidirectional BFS vs A* on the lecture's 31-move 8-puzzle; Manhattan IDA* speed.
+- Big boards: the reduction solver on random 10×10, 15×15 and 20×20 boards.
+"""
+
+from __future__ import annotations
+
+import csv
+import os
+import resource
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import puzzlekit as pk
+from puzzlekit import pdb
+from puzzlekit.board import flatten, unflatten
+
+DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
+KORF_GOAL = tuple(range(16))
+A_STAR_LIMIT = 20.0        #: seconds per A* run in the heuristics table ("–" beyond)
+
+
+def timed(run: Callable[[], Any]) -> tuple[float, float, Any]:
+    """(wall seconds, CPU seconds, result) of one call."""
+    w, c = time.perf_counter(), time.process_time()
+    out = run()
+    return time.perf_counter() - w, time.process_time() - c, out
+
+
+def answers() -> dict[str, int]:
+    with (DATA / "princeton" / "answers.tsv").open() as f:
+        return {r["filename"]: int(r["min_moves"]) for r in csv.DictReader(f, delimiter="\t")}
+
+
+def korf100() -> list[tuple[int, tuple[int, ...], int]]:
+    with (DATA / "korf100.tsv").open() as f:
+        return [(int(r["id"]), tuple(map(int, r["tiles"].split())), int(r["optimal_length"]))
+                for r in csv.DictReader(f, delimiter="\t")]
+
+
+def peak_rss_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+# ------------------------------------------------------------------------- measurements
+
+def build_rows() -> tuple[list[dict], float]:
+    """Build the 6-6-3 tables from scratch (a private cache folder); one row per table."""
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        old = os.environ.get("PUZZLEKIT_CACHE")
+        os.environ["PUZZLEKIT_CACHE"] = tmp
+        pdb._DATABASES.clear()
+        try:
+            wall, cpu, db = timed(lambda: pdb.databases(4, 4, 0))
+        finally:
+            if old is None:
+                os.environ.pop("PUZZLEKIT_CACHE", None)
+            else:
+                os.environ["PUZZLEKIT_CACHE"] = old
+    for rep in pdb.BUILD_LOG[-3:]:
+        rows.append({"case": f"PDB build: tiles on squares {rep.cells}", "seconds": rep.seconds,
+                     "nodes": rep.states, "result": f"max value {rep.max_value}; BFS array "
+                     f"{rep.work_bytes / 2**20:.0f} MB, table {rep.table_bytes / 2**20:.2f} MB"})
+    rows.append({"case": "PDB build: 6-6-3 total", "seconds": wall, "cpu s": cpu,
+                 "result": f"tables {db.nbytes / 2**20:.1f} MB in memory; "
+                           f"peak RSS so far {peak_rss_mb():.0f} MB"})
+    return rows, wall
+
+
+def korf_rows(build_seconds: float) -> list[dict]:
+    times, cpus, nodes, bad = [], [], 0, []
+    for i, tiles, optimal in korf100():
+        wall, cpu, (moves, stats) = timed(lambda: pdb.idastar_pdb(tiles, KORF_GOAL, 4, 4))
+        times.append(wall)
+        cpus.append(cpu)
+        nodes += stats.nodes_generated
+        if len(moves) != optimal or not pk.check_solution(
+                unflatten(tiles, 4, 4), unflatten(KORF_GOAL, 4, 4), moves).ok:
+            bad.append(i)
+    total = sum(times)
+    verdict = "all 100 optimal (lengths sum to {})".format(
+        sum(o for _, _, o in korf100())) if not bad else f"WRONG on {bad}"
+    return [
+        {"case": "Korf 100: IDA* + 6-6-3 PDB (+ reflection)", "seconds": total,
+         "cpu s": sum(cpus), "nodes": nodes, "median s": statistics.median(times),
+         "max s": max(times), "nodes/s": nodes / sum(cpus), "result": verdict},
+        {"case": "Korf 100 including the PDB build", "seconds": total + build_seconds,
+         "result": "target < 120 s"},
+    ]
+
+
+def princeton_rows(names: list[str], time_limit: float) -> list[dict]:
+    ans, rows = answers(), []
+    for name in names:
+        S = pk.read_board(DATA / "princeton" / name)
+        goal = pk.goal_state(*pk.shape(S))
+        try:
+            wall, cpu, (moves, st) = timed(lambda: pdb.idastar_pdb(
+                flatten(S), flatten(goal), 4, 4, time_limit=time_limit))
+        except pk.SearchLimitReached as e:
+            rows.append({"case": f"{name}: IDA* + PDB", "seconds": None,
+                         "nodes": e.stats.nodes_generated,
+                         "result": f"not within {time_limit:g} s (bound {e.stats.depth})"})
+            continue
+        ok = len(moves) == ans[name] and pk.check_solution(S, goal, moves).ok
+        rows.append({"case": f"{name}: IDA* + PDB", "seconds": wall, "cpu s": cpu,
+                     "nodes": st.nodes_generated, "nodes/s": st.nodes_generated / cpu,
+                     "result": f"{len(moves)} moves, " + ("optimal" if ok else "WRONG")})
+    return rows
+
+
+def heuristic_rows(names: list[str], summary_3x3: bool) -> list[dict]:
+    """Seed 001's table extended: A* with each heuristic, and the fast IDA* engines."""
+    ans, rows = answers(), []
+    for name in names:
+        S = pk.read_board(DATA / "princeton" / name)
+        n = pk.shape(S)[0]
+        runs: list[tuple[str, Callable[[], Any]]] = [
+            (f"A* {h}", lambda h=h: pk.solve(S, algorithm="astar", heuristic=h,
+                                             time_limit=A_STAR_LIMIT))
+            for h in ("hamming", "manhattan", "linear_conflict", "pdb")]
+        if n == 4:
+            runs += [(f"IDA* {h} (fast engine)", lambda h=h: pk.solve(
+                S, algorithm="idastar", heuristic=h, time_limit=A_STAR_LIMIT,
+                max_nodes=float("inf"))) for h in ("manhattan", "pdb")]
+        for label, run in runs:
+            try:
+                wall, cpu, r = timed(run)
+            except pk.SearchLimitReached as e:
+                rows.append({"case": f"{name} ({n}×{n}): {label}", "seconds": None,
+                             "nodes": e.stats.nodes_generated, "result": e.reason})
+                continue
+            verdict = "optimal" if r.length == ans[name] else f"WRONG ({r.length})"
+            rows.append({"case": f"{name} ({n}×{n}): {label}", "seconds": wall, "cpu s": cpu,
+                         "nodes": r.nodes_generated, "result": f"{r.length} moves, {verdict}"})
+    if summary_3x3:
+        files = sorted(f for f in ans if f.startswith("puzzle3x3-") and ans[f] >= 0)
+        for h in ("hamming", "manhattan", "linear_conflict", "pdb"):
+            total = cpu_total = nodes = 0.0
+            wrong = 0
+            for name in files:
+                S = pk.read_board(DATA / "princeton" / name)
+                wall, cpu, r = timed(lambda: pk.solve(S, algorithm="astar", heuristic=h))
+                total, cpu_total, nodes = total + wall, cpu_total + cpu, nodes + r.nodes_generated
+                wrong += r.length != ans[name]
+            rows.append({"case": f"all {len(files)} solvable 3×3 files: A* {h}", "seconds": total,
+                         "cpu s": cpu_total, "nodes": int(nodes),
+                         "result": "all optimal" if not wrong else f"{wrong} WRONG"})
+    return rows
+
+
+def eight_puzzle_rows() -> list[dict]:
+    start, goal = ((8, 0, 6), (5, 4, 7), (2, 3, 1)), ((0, 1, 2), (3, 4, 5), (6, 7, 8))
+    rows = []
+    for algo, h in (("bfs", None), ("bidirectional", None), ("astar", "manhattan"),
+                    ("astar", "pdb"), ("idastar", "pdb")):
+        wall, cpu, r = timed(lambda: pk.solve(start, goal, algorithm=algo, heuristic=h or "zero"))
+        rows.append({"case": f"8-puzzle, lecture example: {algo}" + (f" + {h}" if h else ""),
+                     "seconds": wall, "cpu s": cpu, "nodes": r.nodes_generated,
+                     "result": f"{r.length} moves"})
+    return rows
+
+
+def manhattan_speed_rows() -> list[dict]:
+    """Issue 2's target: ≥ 2 M generated nodes/s with Manhattan IDA* on the 15-puzzle."""
+    picks = {79, 12, 42, 55, 97, 19, 94}
+    nodes = cpu_total = wall_total = 0.0
+    for i, tiles, optimal in korf100():
+        if i in picks:
+            wall, cpu, (moves, st) = timed(lambda: pdb.idastar_manhattan(tiles, KORF_GOAL, 4, 4))
+            assert len(moves) == optimal
+            nodes, cpu_total, wall_total = nodes + st.nodes_generated, cpu_total + cpu, wall_total + wall
+    return [{"case": f"IDA* + Manhattan, Korf #{', #'.join(map(str, sorted(picks)))}",
+             "seconds": wall_total, "cpu s": cpu_total, "nodes": int(nodes),
+             "nodes/s": nodes / cpu_total, "result": "target ≥ 2 M generated nodes/s"}]
+
+
+def large_rows() -> list[dict]:
+    from puzzlekit.large import solve_large
+    rows = []
+    for n in (10, 15, 20):
+        S = pk.random_state(n, seed=n)
+        wall, cpu, moves = timed(lambda: solve_large(S, pk.goal_state(n)))
+        ok = pk.check_solution(S, None, moves).ok
+        rows.append({"case": f"reduction solver, random {n}×{n}", "seconds": wall, "cpu s": cpu,
+                     "result": f"{len(moves):,} moves, " + ("legal" if ok else "ILLEGAL")})
+    return rows
+
+
+def main(quick: bool = False) -> dict:
+    if not (DATA / "korf100.tsv").exists():
+        return {"title": "Pattern databases (issue 5)", "rows": [],
+                "notes": [f"skipped: {DATA} not present"]}
+    rows, build_seconds = build_rows()
+    rows += korf_rows(build_seconds)
+    rows += princeton_rows(["puzzle4x4-78.txt"] + ([] if quick else ["puzzle4x4-80.txt"]),
+                           time_limit=900)
+    rows += manhattan_speed_rows()
+    seed001 = ["puzzle28.txt", "puzzle30.txt", "puzzle32.txt", "puzzle34.txt",
+               "puzzle36.txt", "puzzle38.txt", "puzzle40.txt", "puzzle42.txt"]
+    rows += heuristic_rows(seed001[:3] if quick else seed001, summary_3x3=not quick)
+    rows += eight_puzzle_rows()
+    rows += large_rows()
+    notes = [f"{os.cpu_count()} cores shared with other users; load average "
+             f"{os.getloadavg()[0]:.1f} at the end. 'seconds' is wall time, 'cpu s' CPU time.",
+             f"A* runs stop after {A_STAR_LIMIT:g} s or 2 M nodes (shown as –).",
+             "nodes = generated nodes."]
+    return {"title": "Pattern databases, fast IDA*, heuristics and big boards (issue 5)",
+            "rows": rows, "notes": notes}
+
+
+if __name__ == "__main__":
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from benchmarks.__main__ import markdown
+    report = main(quick="--quick" in sys.argv)
+    print(markdown(report["title"], report["rows"], report["notes"]))
