@@ -590,4 +590,6 @@ def _run(eng: _Engine, algorithm: str, fr: Frame, start: Flat, rows: int, cols: 
     letters = {-cols: "U", cols: "D", -1: "L", 1: "R"}
     moves = "".join(letters[b - a] for a, b in zip(squares, squares[1:]))
     stats.depth = len(moves)
+    if progress is not None:
+        progress(_event(algorithm, "done", len(moves), stats.nodes_expanded, stats.elapsed))
     return moves, stats

@@ -169,6 +169,7 @@ def test_progress_reports_each_new_bound():
     moves, _ = pdb.idastar_manhattan(start, goal, 3, 3, progress=events.append)
     bounds = [e.value for e in events if e.kind == "bound"]
     assert bounds == sorted(bounds) and bounds[-1] == len(moves) == 24
+    assert events[-1].kind == "done" and events[-1].value == 24
 
 
 # ------------------------------------------------------------------- the 15-puzzle (slow)
