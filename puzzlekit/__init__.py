@@ -47,6 +47,7 @@ _EXPORTS: dict[str, str] = {
     # search
     "search": "layered", "bfs_layers": "layered", "SearchPath": "layered",
     "solve": "solver", "SearchResult": "solver", "ALGORITHMS": "solver",
+    "pdb_heuristic": "pdb", "solve_large": "large",
     # text rendering
     "print_pos": "text", "print_moves": "text", "board_str": "text", "path_str": "text",
     # coloured boards and animations (issue 3)

@@ -45,3 +45,4 @@ def test_solve_reduction_uses_it():
     start = pk.random_state(8, 8, seed=4)
     r = pk.solve(start, algorithm="reduction")
     assert not r.optimal and pk.check_solution(start, None, r.moves).ok
+    assert r.moves == pk.solve_large(start)
