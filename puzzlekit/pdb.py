@@ -263,8 +263,10 @@ class Databases:
         """Each pattern's index, given `pos[label]` = square of each tile."""
         return [sum(pos[c] << (BITS * j) for j, c in enumerate(p.cells)) for p in self.patterns]
 
-    def reflected_indices(self, pos: Sequence[int]) -> list[int]:
-        T = self.reflect
+    def reflected_indices(self, pos: Sequence[int],
+                          T: Sequence[int] | None = None) -> list[int]:
+        """The indices of the board transposed (and its tiles renamed to match)."""
+        T = T or self.reflect
         assert T is not None
         return [sum(T[pos[T[c]]] << (BITS * j) for j, c in enumerate(p.cells))
                 for p in self.patterns]
@@ -424,42 +426,10 @@ def _pdb_engine(db: Databases, board: list[int]) -> _Engine:
     counts = [0] * n
     path: list[int] = []
     hook: list[Callable[[], None]] = [lambda: None]
-    T = db.reflect
-    if T is None:
-        moves = [tuple((q, [(b - q) * wt[t] for t in range(n)]) for q in _neighbors(rows, cols)[b])
-                 for b in range(n)]
-
-        def dfs(blank: int, prev: int, rem: int, h: int) -> bool:
-            k = counts[blank] + 1
-            counts[blank] = k
-            if not k & 4095:
-                hook[0]()
-            for nb, dl in moves[blank]:
-                if nb == prev:
-                    continue
-                t = board[nb]
-                p = pat[t]
-                tab = tabs[p]
-                old = ix[p]
-                new = old + dl[t]
-                nh = h - tab[old] + tab[new]
-                if nh >= rem:
-                    continue
-                if not nh:
-                    path.append(nb)
-                    return True
-                board[blank] = t
-                ix[p] = new
-                if dfs(nb, blank, rem - 1, nh):
-                    path.append(nb)
-                    return True
-                ix[p] = old
-                board[nb] = t
-            return False
-        return _Engine(dfs, blank, (db.value(ix),), counts, path, hook)
-
+    # without a symmetry the "reflection" is the board itself: same code, same answers
+    T = db.reflect or tuple(range(n))
     rpat = [pat[T[t]] for t in range(n)]
-    rix = db.reflected_indices(pos)
+    rix = db.reflected_indices(pos, T)
     moves = [tuple((q, [(b - q) * wt[t] for t in range(n)],
                     [(T[b] - T[q]) * wt[T[t]] for t in range(n)])
                    for q in _neighbors(rows, cols)[b]) for b in range(n)]

@@ -87,25 +87,14 @@ def test_8_puzzle_pdb_is_admissible_and_keeps_the_parity_of_manhattan(name):
             assert (h(tuple(t)) - hs) % 2 == 1     # odd steps: IDA* bounds may grow by 2
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.sampled_from(sorted(GOALS_3x3)), st.integers(0, 10**9))
-def test_idastar_pdb_finds_optimal_8_puzzle_solutions(name, seed):
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(sorted(GOALS_3x3)), st.integers(0, 10**9),
+       st.sampled_from(["idastar_pdb", "idastar_manhattan"]))
+def test_both_idastar_engines_find_optimal_8_puzzle_solutions(name, seed, engine):
     goal = GOALS_3x3[name]
-    exact = distance_table(goal)
     s = sample(goal, 1, seed)[0]
-    moves, stats = pdb.idastar_pdb(s, flatten(goal), 3, 3)
-    assert len(moves) == exact[s] == stats.depth
-    assert pk.check_solution(unflatten(s, 3, 3), goal, moves).ok
-
-
-@settings(max_examples=40, deadline=None)
-@given(st.sampled_from(sorted(GOALS_3x3)), st.integers(0, 10**9))
-def test_idastar_manhattan_finds_optimal_8_puzzle_solutions(name, seed):
-    goal = GOALS_3x3[name]
-    exact = distance_table(goal)
-    s = sample(goal, 1, seed)[0]
-    moves, _ = pdb.idastar_manhattan(s, flatten(goal), 3, 3)
-    assert len(moves) == exact[s]
+    moves, stats = getattr(pdb, engine)(s, flatten(goal), 3, 3)
+    assert len(moves) == distance_table(goal)[s] == stats.depth
     assert pk.check_solution(unflatten(s, 3, 3), goal, moves).ok
 
 
