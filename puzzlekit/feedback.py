@@ -7,7 +7,8 @@ them. `StripHiddenTests` is a preprocessor for ``GenerateFeedback`` that
 1. replaces each ``### BEGIN HIDDEN TESTS`` … ``### END HIDDEN TESTS`` block by one comment;
 2. when the failure came from a hidden line, replaces that cell's outputs (traceback,
    boards drawn by the failing test) by one sentence that says a hidden test failed;
-3. removes any remaining traceback or text line that quotes a hidden line.
+3. removes from the other tracebacks the lines of the hidden block (by their line number
+   in the test cell's frame) and any other line that quotes a hidden line.
 
 The score is untouched: grades are read from the gradebook, not from these cells.
 """
@@ -19,11 +20,12 @@ from collections.abc import Iterable
 from typing import Any
 
 from nbconvert.preprocessors import Preprocessor
+from traitlets import Bool
 
 BEGIN, END = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
 PLACEHOLDER = "# (hidden tests ran here: they check more cases and are not shown)"
-HIDDEN_FAILED = ("one of the hidden tests failed. They try more cases than the visible "
-                 "tests (other boards, other positions of the blank); check that your code "
+HIDDEN_FAILED = ("one of the hidden tests failed.\nThey try more cases than the visible "
+                 "tests (other boards, other positions of the blank):\ncheck that your code "
                  "works for every case the exercise describes.")
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
@@ -77,9 +79,35 @@ def _scrub(text: str, snippets: list[str]) -> str:
     return "\n".join(line for line in text.split("\n") if not quotes(line, snippets))
 
 
-def _scrub_output(output: Any, snippets: list[str]) -> Any:
+_NUMBERED = re.compile(r"^\s*(?:-*>\s*)?(\d+)\s")
+
+
+def _scrub_frame(chunk: str, numbers: set[int]) -> str:
+    """The test cell's own frame without the lines numbered as hidden."""
+    kept = []
+    for line in chunk.split("\n"):
+        m = _NUMBERED.match(plain(line))
+        if not (m and int(m.group(1)) in numbers):
+            kept.append(line)
+    return "\n".join(kept)
+
+
+def scrub_traceback(traceback: list[str], numbers: set[int], snippets: list[str]) -> list[str]:
+    """`traceback` without the hidden lines: by line number in the test cell's own frame
+    (the first one that names a cell), by content everywhere else."""
+    out, seen_cell = [], False
+    for chunk in traceback:
+        if not seen_cell and _CELL_LINE.search(plain(chunk)):
+            seen_cell = True
+            out.append(_scrub_frame(chunk, numbers))
+        else:
+            out.append(_scrub(chunk, snippets))
+    return out
+
+
+def _scrub_output(output: Any, numbers: set[int], snippets: list[str]) -> Any:
     if output.get("output_type") == "error":
-        output["traceback"] = [_scrub(t, snippets) for t in output.get("traceback", [])]
+        output["traceback"] = scrub_traceback(output.get("traceback", []), numbers, snippets)
         output["evalue"] = _scrub(output.get("evalue", ""), snippets)
     elif output.get("output_type") == "stream":
         output["text"] = _scrub(output.get("text", ""), snippets)
@@ -94,6 +122,8 @@ def _hidden_failure(ename: str) -> dict[str, Any]:
 
 class StripHiddenTests(Preprocessor):
     """Remove hidden tests, and every trace of them, from autograded notebooks."""
+
+    enabled = Bool(True, help="Strip hidden tests (on unless switched off)").tag(config=True)
 
     def preprocess_cell(self, cell: Any, resources: dict, index: int) -> tuple[Any, dict]:
         if cell.cell_type != "code" or BEGIN not in cell.source:
@@ -110,5 +140,5 @@ class StripHiddenTests(Preprocessor):
             if from_hidden:
                 cell.outputs = [_hidden_failure(error.get("ename", "AssertionError"))]
                 return cell, resources
-        cell.outputs = [_scrub_output(o, snippets) for o in cell.get("outputs", [])]
+        cell.outputs = [_scrub_output(o, numbers, snippets) for o in cell.get("outputs", [])]
         return cell, resources

@@ -1,4 +1,4 @@
-"""The course harness: one generated nbgrader course, shared by all pipeline tests.
+"""The course harness: builds one generated nbgrader course for all pipeline tests.
 
 A session fixture copies ``notebooks/`` to a temporary course root, generates every
 assignment in ``notebooks/source/``, submits the simulated students of
@@ -11,6 +11,7 @@ even when tests fail), so scores come from the gradebook.
 from __future__ import annotations
 
 import ast
+import functools
 import importlib.util
 import os
 import shutil
@@ -22,10 +23,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-import pytest
-
-nbformat = pytest.importorskip("nbformat")
-pytest.importorskip("nbgrader")
+import nbformat
 
 REPO = Path(__file__).parents[2]
 COURSE = REPO / "notebooks"
@@ -47,6 +45,7 @@ def assignments() -> list[str]:
                   if p.is_dir() and any(p.glob("*.ipynb"))) if source.is_dir() else []
 
 
+@functools.cache
 def students_module(assignment: str) -> ModuleType | None:
     """tests/course/students_<NN>.py for assignment '<NN>-...', if it exists."""
     path = HERE / f"students_{assignment[:2]}.py"
@@ -79,44 +78,46 @@ def is_test(cell: Any) -> bool:
     return bool(meta.get("grade")) and not meta.get("solution") and cell.cell_type == "code"
 
 
+def between(source: str, begin: str, end: str) -> tuple[list[str], list[str]]:
+    """(lines between the markers `begin` and `end`, all the other lines but the markers)."""
+    inside, outside, within = [], [], False
+    for line in source.splitlines():
+        if line.strip() == begin:
+            within = True
+        elif line.strip() == end and within:
+            within = False
+        else:
+            (inside if within else outside).append(line)
+    return inside, outside
+
+
 def hidden_lines(source: str) -> list[str]:
     """The lines of `source` between the hidden-test markers."""
-    lines, inside = [], False
-    for line in source.splitlines():
-        if line.strip() == BEGIN_HIDDEN:
-            inside = True
-        elif line.strip() == END_HIDDEN:
-            inside = False
-        elif inside:
-            lines.append(line)
-    return lines
+    return between(source, BEGIN_HIDDEN, END_HIDDEN)[0]
 
 
 def solution_lines(source: str) -> list[str]:
     """The lines of `source` between the solution markers."""
-    lines, inside = [], False
-    for line in source.splitlines():
-        if line.strip() == BEGIN_SOLUTION:
-            inside = True
-        elif line.strip() == END_SOLUTION:
-            inside = False
-        elif inside:
-            lines.append(line)
-    return lines
+    return between(source, BEGIN_SOLUTION, END_SOLUTION)[0]
+
+
+MARKERS = {hidden_lines: (BEGIN_HIDDEN, END_HIDDEN), solution_lines: (BEGIN_SOLUTION, END_SOLUTION)}
 
 
 def secret_snippets(source_nb: Any, kind: Callable[[str], list[str]],
                     min_len: int = 12) -> list[str]:
     """Stripped secret lines (hidden tests or solutions) that appear nowhere else in the
     notebook, long enough to be telling."""
+    begin, end = MARKERS[kind]
     secret: set[str] = set()
+    public: list[str] = []
     for cell in source_nb.cells:
-        secret |= {line.strip() for line in kind(cell.source)}
-    public: set[str] = set()
-    for cell in source_nb.cells:
-        hidden = {line.strip() for line in kind(cell.source)}
-        public |= {line.strip() for line in cell.source.splitlines()} - hidden
-    return sorted(s for s in secret - public if len(s) >= min_len and not s.startswith("#"))
+        inside, outside = between(cell.source, begin, end)
+        secret |= {line.strip() for line in inside}
+        public += outside
+    text = "\n".join(public)
+    return sorted(s for s in secret
+                  if len(s) >= min_len and not s.startswith("#") and s not in text)
 
 
 def defined_names(sources: list[str]) -> set[str]:
@@ -334,8 +335,23 @@ def build_course(root: Path) -> Course:
         feedback_log[name] = api.generate_feedback(name)
         timings[f"feedback {name}"] = time.perf_counter() - t
     csv_path = root / "grades.csv"
+    t = time.perf_counter()
     export_csv(api, csv_path)
+    timings["export"] = time.perf_counter() - t
+    write_timings(timings, result)
     return Course(root, api, config, result, feedback_log, csv_path, timings)
+
+
+def write_timings(timings: dict[str, float], result: dict[str, Assignment]) -> None:
+    """test-artifacts/course-timings.txt: how long each step took (for the report)."""
+    lines = [f"{k}: {v:.1f} s" for k, v in timings.items()]
+    for name, a in result.items():
+        times = {s: g.seconds for s, g in a.graded.items()}
+        lines.append(f"autograde {name}: reference {times['reference']:.1f} s, mean "
+                     f"{sum(times.values()) / len(times):.1f} s over {len(times)} submissions")
+    out = REPO / "test-artifacts"
+    out.mkdir(exist_ok=True)
+    (out / "course-timings.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def scores(api: Any, assignment: str, student: str) -> tuple[float, float]:
@@ -354,14 +370,3 @@ def export_csv(api: Any, path: Path) -> None:
     plugin = CsvExportPlugin(to=str(path))
     with api.gradebook as gb:
         plugin.export(gb)
-
-
-@pytest.fixture(scope="session")
-def course(tmp_path_factory: pytest.TempPathFactory) -> Course:
-    if not assignments():
-        pytest.skip("no assignments in notebooks/source")
-    old = os.getcwd()
-    try:
-        return build_course(tmp_path_factory.mktemp("course"))
-    finally:
-        os.chdir(old)

@@ -1,0 +1,197 @@
+"""The instructor's pipeline, end to end, on every assignment of the course.
+
+generate → validate (source passes, release fails only at the stubs) → students submit →
+autograde (scores from the gradebook) → feedback (coloured boards, no hidden test) →
+export (CSV). One course is generated per session (see conftest.py); these tests read it.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import re
+
+import pytest
+
+from course_harness import (BEGIN_HIDDEN, BEGIN_SOLUTION, END_HIDDEN, END_SOLUTION, HOSTILE_ON,
+                      assignments, hidden_lines, secret_snippets, solution_lines,
+                      students_module)
+
+pytestmark = [pytest.mark.nbgrader, pytest.mark.slow]
+
+ASSIGNMENTS = assignments()
+
+
+def student_names(assignment: str) -> list[str]:
+    module = students_module(assignment)
+    return ["reference", "untouched"] + (list(module.STUDENTS) if module else [])
+
+
+SUBMISSIONS = [(a, s) for a in ASSIGNMENTS for s in student_names(a)]
+
+
+def page_text(markup: str) -> str:
+    """What a reader of an HTML page sees: tags removed, entities decoded."""
+    markup = re.sub(r"(?is)<(script|style)\b.*?</\1>", " ", markup)
+    return html.unescape(re.sub(r"<[^>]+>", "", markup))
+
+
+# ---------------------------------------------------------------------------
+# The course itself: students files and assignments follow the layout
+
+def test_the_course_follows_the_layout():
+    assert ASSIGNMENTS, "no assignment found in notebooks/source"
+    for a in ASSIGNMENTS:
+        assert re.fullmatch(r"\d\d-[a-z0-9-]+", a), a
+        module = students_module(a)
+        if module is None:
+            continue
+        assert set(module.STUDENTS) == set(module.EXPECTED), f"students_{a[:2]}.py"
+        assert len(module.STUDENTS) >= 3, f"students_{a[:2]}.py needs three typical mistakes"
+
+
+# ---------------------------------------------------------------------------
+# generate and validate
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_the_source_validates(course, assignment):
+    result = course.assignments[assignment].source_validation
+    assert not result, f"the instructor's version of {assignment} does not pass: {result}"
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_the_release_fails_only_at_the_stubs(course, assignment):
+    a = course.assignments[assignment]
+    failed = a.release_validation.get("failed", [])
+    assert failed, "the released notebook passes its tests without any solution"
+    assert set(a.release_validation) == {"failed"}, a.release_validation.keys()
+    for cell in failed:
+        error = re.sub(r"\x1b\[[0-9;]*m", "", cell["raw_error"]).strip()
+        name_error = re.search(r"NameError: name '(\w+)' is not defined", error)
+        assert ("NotImplementedError" in error
+                or (name_error and name_error.group(1) in a.solution_names)
+                or error == "You did not provide a response."), \
+            f"a cell of the release fails for another reason than the stub:\n{error[-800:]}"
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_the_release_holds_no_solution_and_no_hidden_test(course, assignment):
+    a = course.assignments[assignment]
+    text = "\n".join(c.source for c in a.release_nb.cells)
+    for marker in (BEGIN_SOLUTION, END_SOLUTION, BEGIN_HIDDEN, END_HIDDEN):
+        assert marker not in text
+    for secret in (secret_snippets(a.source_nb, hidden_lines)
+                   + secret_snippets(a.source_nb, solution_lines)):
+        assert secret not in text, f"the release shows {secret!r}"
+    assert all(not c.get("outputs") for c in a.release_nb.cells if c.cell_type == "code")
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_the_source_is_committed_clean(assignment):
+    import nbformat
+    from course_harness import COURSE, notebook_name
+    nb = nbformat.read(COURSE / "source" / assignment / notebook_name(assignment), as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            assert not cell.outputs and cell.execution_count is None, cell.source[:80]
+    ids = [c.metadata.get("nbgrader", {}).get("grade_id") for c in nb.cells]
+    ids = [i for i in ids if i]
+    assert len(ids) == len(set(ids)), "grade ids must be unique"
+    graded = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")]
+    assert all(c.metadata["nbgrader"].get("points", 0) > 0 for c in graded)
+    assert any(c.cell_type == "markdown" and c.metadata["nbgrader"].get("solution")
+               for c in graded), "at least one written answer graded by hand"
+
+
+# ---------------------------------------------------------------------------
+# autograde
+
+@pytest.mark.parametrize("assignment, student", SUBMISSIONS)
+def test_autograded_score(course, assignment, student):
+    a = course.assignments[assignment]
+    graded = a.graded[student]
+    low, high = a.expected[student]
+    assert low <= graded.score <= high, \
+        f"{student} scored {graded.score}/{graded.max_score}, expected {low}..{high}\n" \
+        f"{graded.log[-2000:]}"
+    if student == "reference":
+        assert graded.score == graded.max_score > 0
+    elif student == "untouched":
+        assert graded.score == 0
+    else:   # a typical mistake costs some points, not all
+        assert 0 < low and high < graded.max_score, f"EXPECTED of {student}: {low}..{high}"
+
+
+@pytest.mark.parametrize("student", ["hostile_endless_loop", "hostile_kernel_exit",
+                                     "hostile_edited_tests", "hostile_deleted_tests",
+                                     "hostile_deleted_tests_stub"])
+def test_hostile_submissions_are_graded_right(course, student):
+    a = course.assignments[ASSIGNMENTS[HOSTILE_ON - 1]]
+    graded = a.graded[student]
+    assert a.hostile[student](graded.score, graded.max_score), \
+        f"{student}: {graded.score}/{graded.max_score}\n{graded.log[-2000:]}"
+    # every hostile submission was still autograded and got feedback
+    assert (course.root / "autograded" / student / a.name / a.notebook).exists()
+    assert "Score" in course.feedback_html(a.name, student)
+
+
+def test_grading_goes_on_after_an_endless_loop(course):
+    a = course.assignments[ASSIGNMENTS[HOSTILE_ON - 1]]
+    feedback = page_text(course.feedback_html(a.name, "hostile_endless_loop"))
+    assert "CellTimeoutError" in feedback or "Timeout" in feedback
+    assert a.graded["hostile_endless_loop"].score > 0
+
+
+def test_a_dead_kernel_is_explained_to_the_student(course):
+    a = course.assignments[ASSIGNMENTS[HOSTILE_ON - 1]]
+    feedback = page_text(course.feedback_html(a.name, "hostile_kernel_exit"))
+    assert "KernelDied" in feedback and "os._exit()" in feedback
+
+
+# ---------------------------------------------------------------------------
+# feedback
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_feedback_never_shows_a_hidden_test(course, assignment):
+    a = course.assignments[assignment]
+    assert course.feedback_log[assignment]["success"], course.feedback_log[assignment]
+    secrets = secret_snippets(a.source_nb, hidden_lines)
+    assert secrets, "no hidden tests to look for"
+    for student in a.graded:
+        text = page_text(course.feedback_html(assignment, student))
+        assert BEGIN_HIDDEN not in text and END_HIDDEN not in text
+        leaked = [s for s in secrets if s in text]
+        assert not leaked, f"the feedback of {student} shows hidden tests: {leaked[:3]}"
+
+
+def test_feedback_explains_a_failed_hidden_test(course):
+    a = course.assignments[ASSIGNMENTS[0]]
+    failed_hidden = [s for s in a.graded
+                     if "hidden tests failed" in course.feedback_html(a.name, s)]
+    assert failed_hidden, "no student failed a hidden test only"
+
+
+def test_feedback_shows_expected_and_received_boards_in_colour(course):
+    a = course.assignments[ASSIGNMENTS[0]]
+    markup = course.feedback_html(a.name, "moveUp_wrong_way")
+    assert "pk-diffview" in markup or "expected" in page_text(markup)
+    tiles = re.findall(r"<td[^>]*background(?:-color)?:\s*(#[0-9a-fA-F]{6})", markup)
+    assert len(set(tiles)) >= 8, "the boards are not coloured"
+    assert "Score: 0.0 / 2.0" in page_text(markup) or "0.0 / 2.0" in page_text(markup)
+
+
+# ---------------------------------------------------------------------------
+# export
+
+def test_export_writes_every_score_to_the_csv(course):
+    with open(course.csv_path, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    got = {(r["assignment"], r["student_id"]): (float(r["score"]), float(r["max_score"]))
+           for r in rows}
+    for name, a in course.assignments.items():
+        for student, graded in a.graded.items():
+            written = float(sum(c.metadata["nbgrader"]["points"] for c in a.source_nb.cells
+                                if c.cell_type == "markdown"
+                                and c.metadata.get("nbgrader", {}).get("grade")))
+            assert got[(name, student)] == (graded.score, graded.max_score + written), \
+                (name, student)

@@ -1,0 +1,69 @@
+"""Feedback without hidden tests: the pieces of StripHiddenTests, on hand-made cells."""
+
+import pytest
+
+pytest.importorskip("nbgrader")
+
+from nbformat.v4 import new_code_cell, new_output  # noqa: E402
+
+from puzzlekit.feedback import (HIDDEN_FAILED, PLACEHOLDER, StripHiddenTests,  # noqa: E402
+                                failing_line, split_hidden)
+
+SOURCE = """assert_equal(findZero(start), (0, 1), "findZero(start)")
+### BEGIN HIDDEN TESTS
+assert_equal(findZero(((1, 2), (3, 0))), (1, 1), "secret corner case")
+### END HIDDEN TESTS
+assert True"""
+
+
+def traceback_at(line, text):
+    return ["\x1b[0;31m---------\x1b[0m\n\x1b[0;31mAssertionError\x1b[0m   Traceback",
+            f"Cell \x1b[0;32mIn[7], line {line}\x1b[0m\n\x1b[1;32m----> {line}\x1b[0m {text}\n"
+            f"      3 ### END HIDDEN TESTS\n      4 assert True",
+            "File /x/grading.py:12, in assert_equal\n    raise AssertionError(message)"]
+
+
+def run(cell):
+    cell.metadata["nbgrader"] = {"grade": True, "solution": False, "points": 2,
+                                 "grade_id": "findZero_tests"}
+    out, _ = StripHiddenTests().preprocess_cell(cell, {}, 0)
+    return out
+
+
+def test_split_hidden_keeps_the_visible_lines_and_numbers_the_hidden_ones():
+    visible, numbers, snippets = split_hidden(SOURCE)
+    assert "secret corner case" not in visible and PLACEHOLDER in visible
+    assert visible.splitlines()[0] == SOURCE.splitlines()[0]
+    assert numbers == {2, 3, 4}
+    assert snippets == [SOURCE.splitlines()[2]]
+
+
+def test_failing_line_reads_ipython_tracebacks():
+    assert failing_line(traceback_at(3, "x")) == 3
+    assert failing_line(["no cell here"]) is None
+
+
+def failed_at(line, board_html, evalue):
+    """The test cell after a failure at `line` that drew `board_html`."""
+    return run(new_code_cell(SOURCE, outputs=[
+        new_output("display_data", data={"text/html": board_html}),
+        new_output("error", ename="AssertionError", evalue=evalue,
+                   traceback=traceback_at(line, SOURCE.splitlines()[line - 1]))]))
+
+
+def test_a_hidden_failure_is_replaced_by_one_sentence():
+    out = failed_at(3, "<table>the secret board</table>", "secret corner case")
+    assert [o.evalue for o in out.outputs] == [HIDDEN_FAILED]
+    assert "secret" not in str(out)
+
+
+def test_a_visible_failure_keeps_its_boards_but_loses_the_hidden_lines():
+    out = failed_at(1, "<table>expected/got</table>", "findZero(start)")
+    assert out.outputs[0].data["text/html"] == "<table>expected/got</table>"
+    text = "\n".join(out.outputs[1].traceback)
+    assert "findZero(start)" in text and "HIDDEN" not in text and "secret" not in str(out)
+
+
+def test_cells_without_hidden_tests_are_left_alone():
+    cell = new_code_cell("assert 1 == 2", outputs=[new_output("stream", text="hello")])
+    assert run(cell).outputs[0].text == "hello" and run(cell).source == "assert 1 == 2"
