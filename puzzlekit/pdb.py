@@ -373,8 +373,14 @@ class _Stop(Exception):
 
 def idastar_pdb(start: Flat, goal: Flat, rows: int, cols: int, *,
                 max_nodes: float | None = None, time_limit: float | None = None,
-                progress: Reporter | None = None) -> tuple[str, SearchStats]:
-    """An optimal move string from `start` to `goal` by IDA* on the additive PDB heuristic."""
+                progress: object = None) -> tuple[str, SearchStats]:
+    """An optimal move string from `start` to `goal` by IDA* on the additive PDB heuristic.
+
+    progress: None, True or a function of a `ProgressEvent` (table building reports
+    layers; the search reports each new bound and "done").
+    """
+    from .progress import make_reporter
+    progress = make_reporter(progress)
     start, goal = tuple(start), tuple(goal)
     _check_flat(start, goal, rows, cols)
     fr = frame(goal, rows, cols)
@@ -385,8 +391,10 @@ def idastar_pdb(start: Flat, goal: Flat, rows: int, cols: int, *,
 
 def idastar_manhattan(start: Flat, goal: Flat, rows: int, cols: int, *,
                       max_nodes: float | None = None, time_limit: float | None = None,
-                      progress: Reporter | None = None) -> tuple[str, SearchStats]:
+                      progress: object = None) -> tuple[str, SearchStats]:
     """An optimal move string by IDA* with Manhattan distance (incremental, any board)."""
+    from .progress import make_reporter
+    progress = make_reporter(progress)
     start, goal = tuple(start), tuple(goal)
     if rows * cols > MAX_CELLS:      # the engine works anywhere; only the checks differ
         from .board import unflatten

@@ -161,6 +161,13 @@ def test_progress_reports_each_new_bound():
     assert events[-1].kind == "done" and events[-1].value == 24
 
 
+def test_progress_true_prints_a_line_in_a_terminal(capsys, monkeypatch):
+    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+    goal = flatten(pk.goal_state(3))
+    pdb.idastar_pdb(flatten(pk.state_at_depth(20, seed=2)), goal, 3, 3, progress=True)
+    assert "bound" in capsys.readouterr().err
+
+
 # ------------------------------------------------------------------- the 15-puzzle (slow)
 
 @pytest.mark.slow
@@ -199,3 +206,4 @@ def test_solve_dispatches_pdb_and_manhattan_idastar(fifteen):
     for heuristic in ("pdb", "manhattan"):
         r = pk.solve(start, goal, algorithm="idastar", heuristic=heuristic)
         assert r.length == optimal and r.optimal
+
