@@ -140,7 +140,7 @@ def _show_html(markup: str) -> None:
 
 def assert_board_equal(got: object, expected: object, *, what: str = "the board") -> None:
     """Fail with both boards (in colour in a notebook) unless `got` is the board `expected`."""
-    __tracebackhide__ = True   # IPython and pytest show the caller's line only
+    __tracebackhide__ = True   # pytest reports the line of the test that called this
     want = as_board(expected)
     if want is None:
         raise PuzzleError(f"assert_board_equal: the expected value is not a board: {expected!r}")
@@ -156,7 +156,7 @@ def assert_board_equal(got: object, expected: object, *, what: str = "the board"
 
 def assert_equal(got: object, expected: object, message: str) -> None:
     """Fail with `message` and both values unless ``got == expected``."""
-    __tracebackhide__ = True   # IPython and pytest show the caller's line only
+    __tracebackhide__ = True   # pytest reports the line of the test that called this
     if got == expected:
         return
     raise AssertionError(f"{message}\n  expected: {expected!r:.300}\n  got:      {got!r:.300}")
@@ -169,7 +169,7 @@ def assert_solution(start: object, goal: object, path_or_moves: object, *,
     With `optimal_length`, the solution must also have exactly that many moves; any
     optimal solution is accepted, whatever its tie-breaks.
     """
-    __tracebackhide__ = True   # IPython and pytest show the caller's line only
+    __tracebackhide__ = True   # pytest reports the line of the test that called this
     from .moves import check_solution
     S, G = as_board(start), as_board(goal)
     if S is None or G is None:
@@ -340,7 +340,7 @@ def assert_prints_path(func: Callable[..., object], board: Sequence[object], mov
     Only the numbers and the move letters are read, so any spacing is accepted, and the
     blank may be printed as 0 or as a space.
     """
-    __tracebackhide__ = True   # IPython and pytest show the caller's line only
+    __tracebackhide__ = True   # pytest reports the line of the test that called this
     import io
     import re
 
