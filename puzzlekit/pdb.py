@@ -304,6 +304,18 @@ def databases(rows: int, cols: int, blank: int = 0, *, progress: object = None) 
     return _DATABASES[key]
 
 
+def ready(goal: State) -> bool:
+    """True when the tables for `goal` are loaded or on disk (no long build is needed)."""
+    goal = validate_state(goal, name="goal")
+    rows, cols = shape(goal)
+    if rows * cols > MAX_CELLS:
+        return False
+    blank = frame(flatten(goal), rows, cols).blank
+    return (rows, cols, blank) in _DATABASES or all(
+        _cache_file(rows, cols, blank, cells).exists()
+        for cells in _partition(rows, cols, blank))
+
+
 @dataclass(frozen=True)
 class Frame:
     """How one goal maps onto the tables: a board symmetry and a renaming of the tiles."""

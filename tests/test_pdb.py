@@ -124,6 +124,15 @@ def test_tables_are_cached_on_disk_and_reloaded(tmp_path, monkeypatch):
     assert again.table == built.table and pdb.BUILD_LOG[-1].cached
 
 
+def test_ready_says_whether_a_build_is_needed(tmp_path, monkeypatch):
+    monkeypatch.setenv("PUZZLEKIT_CACHE", str(tmp_path))
+    goal = ((1, 2), (3, 4), (5, 0))               # 3×2: small, and not built before
+    pdb._DATABASES.pop((3, 2, 0), None)
+    assert not pdb.ready(goal)
+    pdb.pdb_heuristic(goal)
+    assert pdb.ready(goal) and not pdb.ready(pk.goal_state(5))
+
+
 def test_the_cache_folder_follows_the_environment(monkeypatch, tmp_path):
     monkeypatch.setenv("PUZZLEKIT_CACHE", str(tmp_path / "a"))
     assert pdb.cache_dir() == tmp_path / "a"
