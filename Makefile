@@ -18,7 +18,7 @@ $(STAMP): pyproject.toml
 venv: $(STAMP)
 
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab --notebook-dir=notebooks
+	cd notebooks && ../$(VENV)/bin/jupyter lab   # from the course root, so nbgrader finds its config
 
 test: $(STAMP)
 	$(PY) -m pytest $(PYTEST_ARGS)

@@ -4,6 +4,8 @@ Run nbgrader from this folder (`cd notebooks`), since the command line takes the
 directory as the course root. See docs/instructors.md for the whole routine.
 """
 
+import os
+
 from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
 from nbgrader.converters.autograde import Autograde
 from nbgrader.preprocessors import GetGrades
@@ -14,6 +16,8 @@ from puzzlekit.feedback import StripHiddenTests
 c = get_config()  # noqa: F821  (provided by nbgrader when it loads this file)
 
 c.CourseDirectory.course_id = "puzzlekit"
+# This folder is the course root, wherever nbgrader or JupyterLab was started from.
+c.CourseDirectory.root = os.path.dirname(os.path.abspath(__file__))
 
 # What students see in place of a solution: the stub must fail loudly when run.
 c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
