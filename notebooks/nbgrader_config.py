@@ -26,6 +26,13 @@ c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
 # Each cell gets 30 seconds; an endless loop is interrupted and grading goes on.
 c.Execute.timeout = 30
 c.Execute.interrupt_on_timeout = True
+c.Execute.error_on_timeout = {
+    "ename": "CellTimeoutError",
+    "evalue": "this cell ran too long and was stopped",
+    "traceback": ["\x1b[0;31mCellTimeoutError\x1b[0m: this cell ran too long and was stopped. "
+                  "Is there an endless loop, or a search that visits the same states again and "
+                  "again (a missing visited set)?"],
+}
 
 # A notebook that kills its kernel (os._exit) is still graded: the cells after it fail.
 c.Autograde.autograde_preprocessors = with_resilient_execute(
