@@ -98,3 +98,20 @@ def test_run_with_timeout_stops_endless_code_and_passes_results_through():
         run_with_timeout(0.2, lambda: [0 for _ in iter(int, 1)])
     with pytest.raises(ZeroDivisionError):
         run_with_timeout(5, lambda: 1 / 0)
+
+
+def test_assert_prints_path_reads_numbers_and_letters_in_any_layout():
+    def printer(board, moves, blank="0", letters=None):
+        for i, S in enumerate(pk.moves_to_path(pk.from_flat(board), moves)):
+            if i:
+                print("  ", (letters or moves)[i - 1])
+            print("\n".join(" ".join(str(x) if x else blank for x in row) for row in S))
+
+    from puzzlekit.grading import assert_prints_path
+    assert_prints_path(printer, [1, 0, 3, 4, 2, 5, 7, 8, 6], "DRD")
+    assert_prints_path(lambda b, m: printer(b, m, blank=" "), [1, 0, 3, 4, 2, 5, 7, 8, 6], "DRD")
+    with pytest.raises(AssertionError, match="letters"):
+        assert_prints_path(lambda b, m: printer(b, m, letters="UUU"), [1, 0, 3, 4, 2, 5, 7, 8, 6],
+                           "DRD")
+    with pytest.raises(AssertionError, match="should print 4 boards"):
+        assert_prints_path(lambda b, m: printer(b, m[:2]), [1, 0, 3, 4, 2, 5, 7, 8, 6], "DRD")
