@@ -1,7 +1,8 @@
 """Shared helpers for tests that look at the kit in a real browser.
 
-- `jupyter_lab(root)`: a JupyterLab server on 127.0.0.1 (free port, random token, its own
-  config/runtime dirs, no browser), stopped with all its kernels when the block exits;
+- `jupyter_lab(root, tmp)`: a JupyterLab server on 127.0.0.1 (free port, random token, its
+  own config/runtime dirs, no browser), stopped with all its kernels when the block exits;
+  `jupyter_notebook(root, tmp)` the same for Notebook 7;
 - `chromium()`: Debian's headless Chromium driven by Playwright's Python package (never
   Playwright's own browser download);
 - `offline(page)`: refuse every request that leaves the machine;
@@ -62,6 +63,10 @@ class LabServer:
         """The JupyterLab URL that opens `path` (relative to the root)."""
         return f"{self.url}/lab/tree/{path}?token={self.token}&reset"
 
+    def notebook_url(self, path: str) -> str:
+        """The Notebook 7 URL that opens the notebook `path` (relative to the root)."""
+        return f"{self.url}/notebooks/{path}?token={self.token}"
+
     def log_tail(self, n: int = 40) -> str:
         lines = self.log.read_text(errors="replace").splitlines()
         return "\n".join(lines[-n:])
@@ -114,6 +119,20 @@ def _write_settings(folder: Path) -> None:
 @contextmanager
 def jupyter_lab(root: Path, tmp: Path) -> Iterator[LabServer]:
     """A JupyterLab server over `root`, with its state kept under `tmp`."""
+    with jupyter_server("lab", root, tmp) as server:
+        yield server
+
+
+@contextmanager
+def jupyter_notebook(root: Path, tmp: Path) -> Iterator[LabServer]:
+    """A Notebook 7 server (`jupyter notebook`) over `root`, its state kept under `tmp`."""
+    with jupyter_server("notebook", root, tmp) as server:
+        yield server
+
+
+@contextmanager
+def jupyter_server(app: str, root: Path, tmp: Path) -> Iterator[LabServer]:
+    """`jupyter lab` or `jupyter notebook` (Notebook 7, the same lab settings) over `root`."""
     port, token = free_port(), secrets.token_hex(16)
     home = tmp / "jupyter-home"
     env = dict(os.environ, JUPYTER_CONFIG_DIR=str(home / "config"),
@@ -123,13 +142,14 @@ def jupyter_lab(root: Path, tmp: Path) -> Iterator[LabServer]:
                PYTHONUNBUFFERED="1")
     env.pop("NBGRADER_EXECUTION", None)
     _write_settings(home / "lab-settings")
-    log = tmp / "jupyterlab.log"
-    cmd = [sys.executable, "-m", "jupyter", "lab", "--no-browser",
+    log = tmp / f"jupyter-{app}.log"
+    cmd = [sys.executable, "-m", "jupyter", app, "--no-browser",
            "--ServerApp.open_browser=False", "--ServerApp.ip=127.0.0.1", "--allow-root",
            f"--ServerApp.port={port}", "--ServerApp.port_retries=0",
            f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-           "--LabApp.news_url=None",
-           "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
+           *(["--LabApp.news_url=None",
+              "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
+             if app == "lab" else [])]
     with open(log, "wb") as out:
         process = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env,
                                    cwd=root, start_new_session=True)
@@ -138,10 +158,10 @@ def jupyter_lab(root: Path, tmp: Path) -> Iterator[LabServer]:
         deadline = time.monotonic() + SERVER_START_TIMEOUT
         while not _answers(f"{server.url}/api/status?token={token}"):
             if process.poll() is not None:
-                raise RuntimeError(f"JupyterLab exited with {process.returncode}:\n"
+                raise RuntimeError(f"jupyter {app} exited with {process.returncode}:\n"
                                    + server.log_tail())
             if time.monotonic() > deadline:
-                raise RuntimeError(f"JupyterLab did not answer within {SERVER_START_TIMEOUT} "
+                raise RuntimeError(f"jupyter {app} did not answer within {SERVER_START_TIMEOUT} "
                                    "s:\n" + server.log_tail())
             time.sleep(0.5)
         yield server

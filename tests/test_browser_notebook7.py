@@ -1,0 +1,117 @@
+"""The demo notebook in Notebook 7 (`jupyter notebook`), driven by headless Chromium.
+
+Notebook 7 is built from JupyterLab's pieces but is its own application: its own page,
+menus, toolbar and widget manager set-up. A private copy of
+``notebooks/demos/01-see-search.ipynb`` is opened there and run with Run → Run All Cells;
+then the coloured board, the animation player and the playable board must show, and a
+click on a tile next to the blank must slide it. Screenshots go to ``test-artifacts/``.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from browser_support import (REPO, chromium, copy_notebook, jupyter_notebook,
+                             require_chromium, screenshot)
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+DEMO = REPO / "notebooks" / "demos" / "01-see-search.ipynb"
+RUN_ALL_TIMEOUT = 240_000      #: ms for Run All on two busy cores
+STEP_TIMEOUT = 60_000          #: ms for one interaction to show its effect
+
+ALL_CELLS_RAN = """() => {
+  const prompts = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')];
+  return prompts.length > 0 && prompts.every(p => /^\\[\\d+\\]:$/.test(p.textContent.trim()));
+}"""
+
+
+def idle(page) -> None:
+    """Wait until Notebook 7's toolbar says the kernel is connected and idle."""
+    page.locator(".jp-Notebook-ExecutionIndicator[data-status=idle]").wait_for(
+        timeout=STEP_TIMEOUT)
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    """The demo notebook open in Notebook 7 after Run All Cells has finished."""
+    require_chromium()
+    tmp = tmp_path_factory.mktemp("notebook7")
+    copy_notebook(DEMO, tmp / "root")
+    with jupyter_notebook(tmp / "root", tmp) as server, chromium() as page:
+        page.goto(server.notebook_url(DEMO.name))
+        try:
+            idle(page)            # Run All before the kernel is connected runs nothing
+            page.locator(".lm-MenuBar-itemLabel", has_text=re.compile("^Run$")).click()
+            page.locator(".lm-Menu-itemLabel", has_text=re.compile("^Run All Cells$")).click()
+            page.wait_for_function(ALL_CELLS_RAN, timeout=RUN_ALL_TIMEOUT, polling=500)
+        except Exception:
+            screenshot(page, "nb7-failed")
+            print(server.log_tail())
+            raise
+        screenshot(page, "nb7-01-ran")
+        yield page
+
+
+def outputs(page, selector: str):
+    return page.locator(f".jp-OutputArea-output {selector}")
+
+
+def test_the_demo_runs_in_notebook_7_without_an_error(demo):
+    assert demo.locator("#main-panel .jp-NotebookPanel").count() == 1   # Notebook 7's page
+    stderr = demo.locator('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]'
+                          ).all_inner_texts()
+    assert not [t for t in stderr if "Traceback" in t or "Error" in t]
+
+
+def test_the_board_is_coloured_one_colour_per_tile(demo):
+    board = outputs(demo, "table.pk-board").first
+    board.scroll_into_view_if_needed()
+    colours = board.evaluate("""t => [...t.querySelectorAll('td')].map(
+        td => [td.textContent.trim(), getComputedStyle(td).backgroundColor])""")
+    assert len(colours) == 9 and len({c for _, c in colours}) == 9
+    assert [c for text, c in colours if text == ""] == ["rgb(255, 255, 255)"]
+    screenshot(board, "nb7-02-board")
+
+
+def test_the_animation_player_runs_its_script_and_steps(demo):
+    player = outputs(demo, ".pk-player[data-ready]").last      # data-ready: its script ran
+    player.scroll_into_view_if_needed()
+    counter, frame = player.locator(".pk-counter"), player.locator(".pk-frame")
+    first, total = frame.get_attribute("src"), int(counter.inner_text().split("/")[1])
+    assert total > 31                        # a 31-move path, several frames per move
+    player.locator("[data-act=last]").click()
+    assert counter.inner_text().replace(" ", "") == f"{total}/{total}"
+    assert frame.get_attribute("src") != first
+    screenshot(player, "nb7-03-animation")
+
+
+def tiles(board) -> list[str]:
+    return [t.strip() for t in board.locator(".puzzlekit-playable button").all_inner_texts()]
+
+
+def test_the_path_player_and_the_playable_boards_are_live_widgets(demo):
+    assert outputs(demo, ".puzzlekit-player").count() == 1
+    assert outputs(demo, ".puzzlekit-board").count() == 2     # 8- and 15-puzzle
+    assert sorted(tiles(outputs(demo, ".puzzlekit-board").nth(1))) == sorted(
+        [""] + [str(t) for t in range(1, 16)])
+
+
+def test_clicking_a_tile_next_to_the_blank_slides_it(demo):
+    board = outputs(demo, ".puzzlekit-board").first
+    board.scroll_into_view_if_needed()
+    screenshot(board, "nb7-04-playable-before")
+    before = tiles(board)
+    assert len(before) == 9 and before.count("") == 1
+    blank = before.index("")
+    neighbour = blank + 1 if blank % 3 < 2 else blank - 1
+    board.locator(".puzzlekit-playable button").nth(neighbour).click()
+    demo.wait_for_function(
+        "([b, i]) => b.querySelectorAll('.puzzlekit-playable button')[i].textContent.trim() === ''",
+        arg=[board.element_handle(), neighbour], timeout=STEP_TIMEOUT)
+    after = tiles(board)
+    assert after[blank] == before[neighbour] and after[neighbour] == ""
+    assert "moves made: 1" in board.inner_text()
+    screenshot(board, "nb7-05-playable-after")
