@@ -88,7 +88,15 @@ class Animation:
 
 _PLAYER_JS = """
 (function () {
-  var me = document.currentScript, root = me ? me.parentNode : document.getElementById(%(id)s);
+  var me = document.currentScript, root = me && me.parentNode;
+  if (!root || !root.classList || !root.classList.contains("pk-player")) {
+    // a copy of this script runs elsewhere (VS Code re-creates output scripts at the end of
+    // the output): start the first player with this id that has not started yet
+    root = null;
+    document.querySelectorAll('.pk-player[id="' + %(id)s + '"]').forEach(function (p) {
+      if (!root && !p.getAttribute("data-ready")) root = p;
+    });
+  }
   if (!root || root.getAttribute("data-ready")) return;
   root.setAttribute("data-ready", "1");
   root.querySelector(".pk-controls").style.display = "flex";
