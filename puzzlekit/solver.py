@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import gc
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -241,9 +242,15 @@ def solve(start: object, goal: object = None, *, algorithm: str = "astar",
         opts["h_weight"] = float(weight)
     if reporter is not None:
         budget.report("nodes", 0)
+    # searches allocate millions of tuples but no reference cycles: pausing the cyclic
+    # garbage collector meanwhile saves 20-30 % of the time
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
     try:
         found = algo.run(P, budget, depth_limit=depth_limit, **opts)
     finally:
+        if gc_was_enabled:
+            gc.enable()
         budget.stats.elapsed = budget.elapsed()
     if found is None:
         why = (f"no path within depth {depth_limit}" if depth_limit is not None
