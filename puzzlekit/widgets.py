@@ -14,6 +14,7 @@ in its mime bundle, and under nbgrader's autograding offers only that picture.
 
 from __future__ import annotations
 
+import html as _html
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -320,6 +321,34 @@ def play_path(path: object, moves: str | None = None, *, goal: State | None = No
 TILE_PX = 48
 BLANK_LABEL = "\u00a0"
 
+# Arrow keys without a front-end extension: an HTML widget holds a one-pixel image whose
+# onload makes the tile grid focusable and turns an arrow key into a click on the tile that
+# slides that way (↑ slides the tile below the blank up, as the lecture's moveUp), so the
+# game logic stays in Python. `data-lm-suppress-shortcuts` (Lumino) keeps JupyterLab's and
+# Notebook 7's own arrow-key shortcuts (cell navigation) out only while the board has focus.
+# A front end that sanitises widget HTML leaves the image inert; clicks still play.
+_PIXEL = "data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7"
+_KEYS_JS = """var g = this.closest('.puzzlekit-board');
+g = g && g.querySelector('.puzzlekit-playable');
+if (!g || g.dataset.pkKeys) return;
+g.dataset.pkKeys = '1'; g.tabIndex = 0; g.setAttribute('data-lm-suppress-shortcuts', 'true');
+g.addEventListener('keydown', function (e) {
+  var d = {ArrowUp: [1, 0], ArrowDown: [-1, 0], ArrowLeft: [0, 1], ArrowRight: [0, -1]}[e.key];
+  if (!d || e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+  e.preventDefault(); e.stopPropagation();
+  var b = Array.from(g.querySelectorAll('button')), cols = %d;
+  var z = b.findIndex(function (x) { return x.textContent.trim() === ''; });
+  var r = Math.floor(z / cols) + d[0], c = z %% cols + d[1];
+  if (z >= 0 && r >= 0 && c >= 0 && c < cols && r * cols + c < b.length) b[r * cols + c].click();
+});"""
+
+
+def _keys_html(cols: int) -> str:
+    """The arrow-key helper of a board with `cols` columns (see `_KEYS_JS`)."""
+    js = " ".join(line.strip() for line in (_KEYS_JS % cols).splitlines())
+    return (f'<img src="{_PIXEL}" alt="" width="1" height="1" onload="{_html.escape(js)}">'
+            "<small>after a click on the board, the arrow keys slide tiles too</small>")
+
 
 class PlayableBoard(W.VBox):
     """A board to play: click a tile next to the blank to slide it in; scramble, undo,
@@ -352,7 +381,8 @@ class PlayableBoard(W.VBox):
         self.buttons = buttons
         self.status = W.HTML()
         self.message = W.HTML()
-        super().__init__([self.grid, W.HBox(list(buttons.values())), self.status,
+        self.arrow_keys = W.HTML(_keys_html(c))
+        super().__init__([self.grid, W.HBox(list(buttons.values())), self.status, self.arrow_keys,
                           self.message])
         self.add_class("puzzlekit-board")
         self.refresh()

@@ -9,7 +9,10 @@ click on a tile next to the blank must slide it. Screenshots go to ``test-artifa
 
 from __future__ import annotations
 
+import json
 import re
+import time
+import urllib.request
 
 import pytest
 
@@ -28,10 +31,26 @@ ALL_CELLS_RAN = """() => {
 }"""
 
 
-def idle(page) -> None:
-    """Wait until Notebook 7's toolbar says the kernel is connected and idle."""
-    page.locator(".jp-Notebook-ExecutionIndicator[data-status=idle]").wait_for(
-        timeout=STEP_TIMEOUT)
+def kernel_idle(server) -> bool:
+    """True when the server has a session whose kernel is idle."""
+    with urllib.request.urlopen(f"{server.url}/api/sessions?token={server.token}",
+                                timeout=5) as r:
+        return any(s["kernel"]["execution_state"] == "idle" for s in json.load(r))
+
+
+def start_kernel(page, server) -> None:
+    """Wait until the notebook's kernel is up and idle, and the page knows it (Run All
+    before that runs nothing). On a slow machine Notebook 7 may ask which kernel to start
+    before its kernel list has loaded: the dialog's default is the notebook's own."""
+    select = page.locator(".jp-Dialog .jp-mod-accept")
+    indicator = page.locator(".jp-Notebook-ExecutionIndicator[data-status=idle]")
+    deadline = time.monotonic() + 2 * STEP_TIMEOUT / 1000
+    while not (indicator.count() and kernel_idle(server)):
+        if select.count():
+            select.first.click()
+        if time.monotonic() > deadline:
+            raise TimeoutError("the notebook's kernel did not start")
+        page.wait_for_timeout(500)
 
 
 @pytest.fixture(scope="module")
@@ -43,7 +62,7 @@ def demo(tmp_path_factory):
     with jupyter_notebook(tmp / "root", tmp) as server, chromium() as page:
         page.goto(server.notebook_url(DEMO.name))
         try:
-            idle(page)            # Run All before the kernel is connected runs nothing
+            start_kernel(page, server)
             page.locator(".lm-MenuBar-itemLabel", has_text=re.compile("^Run$")).click()
             page.locator(".lm-Menu-itemLabel", has_text=re.compile("^Run All Cells$")).click()
             page.wait_for_function(ALL_CELLS_RAN, timeout=RUN_ALL_TIMEOUT, polling=500)
@@ -115,3 +134,24 @@ def test_clicking_a_tile_next_to_the_blank_slides_it(demo):
     assert after[blank] == before[neighbour] and after[neighbour] == ""
     assert "moves made: 1" in board.inner_text()
     screenshot(board, "nb7-05-playable-after")
+
+
+ACTIVE_CELL = """() => [...document.querySelectorAll('.jp-Notebook .jp-Cell')].findIndex(
+    c => c.classList.contains('jp-mod-active'))"""
+
+
+def test_arrow_keys_slide_tiles_while_the_board_has_focus_and_leave_cells_alone(demo):
+    board = outputs(demo, ".puzzlekit-board").first
+    board.scroll_into_view_if_needed()
+    board.locator(".puzzlekit-playable").focus()
+    cell = demo.evaluate(ACTIVE_CELL)
+    before = tiles(board)
+    blank = before.index("")
+    key, mover = (("ArrowUp", blank + 3) if blank < 6 else ("ArrowDown", blank - 3))
+    demo.keyboard.press(key)               # the tile below (above) the blank slides up (down)
+    demo.wait_for_function(
+        "([b, i]) => b.querySelectorAll('.puzzlekit-playable button')[i].textContent.trim() === ''",
+        arg=[board.element_handle(), mover], timeout=STEP_TIMEOUT)
+    assert tiles(board)[blank] == before[mover]
+    assert demo.evaluate(ACTIVE_CELL) == cell, "the arrow key also moved the notebook's cell"
+    screenshot(board, "nb7-06-arrow-key")
