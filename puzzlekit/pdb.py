@@ -428,10 +428,28 @@ class _Engine:
 
     dfs: Callable[..., bool]
     blank: int
+    moves: list                  #: the root's moves
     h0: tuple[int, ...]          #: the root's heuristic arguments
     counts: list[int]            #: expansions per blank square
     path: list[int]              #: blank squares, goal first, filled on success
     hook: list[Callable[[], None]]
+
+
+def _children(rows: int, cols: int, payload: Callable[[int, int], tuple]) -> list[list[list]]:
+    """kids[b][prev]: the moves of a blank on `b` that came from `prev` (never back there).
+
+    Each entry is ``(q, *payload(b, q), kids[q][b])``: the square the blank goes to, the
+    precomputed table deltas of that move, and the move list to use from there on, so
+    the search neither tests for the parent nor looks anything up by position.
+    ``kids[b][n]`` (n = rows*cols) holds all moves, for the root.
+    """
+    n = rows * cols
+    nbrs = _neighbors(rows, cols)
+    kids: list[list[list]] = [[[] for _ in range(n + 1)] for _ in range(n)]
+    for b in range(n):
+        for prev in (*nbrs[b], n):
+            kids[b][prev].extend((q, *payload(b, q), kids[q][b]) for q in nbrs[b] if q != prev)
+    return kids
 
 
 def _pdb_engine(db: Databases, board: list[int]) -> _Engine:
@@ -450,18 +468,15 @@ def _pdb_engine(db: Databases, board: list[int]) -> _Engine:
     T = db.reflect or tuple(range(n))
     rpat = [pat[T[t]] for t in range(n)]
     rix = db.reflected_indices(pos, T)
-    moves = [tuple((q, [(b - q) * wt[t] for t in range(n)],
-                    [(T[b] - T[q]) * wt[T[t]] for t in range(n)])
-                   for q in _neighbors(rows, cols)[b]) for b in range(n)]
+    kids = _children(rows, cols, lambda b, q: ([(b - q) * wt[t] for t in range(n)],
+                                               [(T[b] - T[q]) * wt[T[t]] for t in range(n)]))
 
-    def rdfs(blank: int, prev: int, rem: int, h: int, hr: int) -> bool:
+    def rdfs(blank: int, moves: list, rem: int, h: int, hr: int) -> bool:
         k = counts[blank] + 1
         counts[blank] = k
         if not k & 4095:
             hook[0]()
-        for nb, dl, rdl in moves[blank]:
-            if nb == prev:
-                continue
+        for nb, dl, rdl, onward in moves:
             t = board[nb]
             p = pat[t]
             tab = tabs[p]
@@ -483,39 +498,37 @@ def _pdb_engine(db: Databases, board: list[int]) -> _Engine:
             board[blank] = t
             ix[p] = new
             rix[rp] = rnew
-            if rdfs(nb, blank, rem - 1, nh, nhr):
+            if rdfs(nb, onward, rem - 1, nh, nhr):
                 path.append(nb)
                 return True
             ix[p] = old
             rix[rp] = rold
             board[nb] = t
         return False
-    return _Engine(rdfs, blank, (db.value(ix), db.value(rix)), counts, path, hook)
+    return _Engine(rdfs, blank, kids[blank][n], (db.value(ix), db.value(rix)), counts, path,
+                   hook)
 
 
 def _manhattan_engine(rows: int, cols: int, board: list[int], goal_blank: int) -> _Engine:
     n = rows * cols
-    nbrs = _neighbors(rows, cols)
 
     def md(t: int, p: int) -> int:
         return abs(p // cols - t // cols) + abs(p % cols - t % cols)
     # moving tile t from q into the blank's square b changes h by md(t, b) - md(t, q)
-    moves = [tuple((q, [md(t, b) - md(t, q) if t != goal_blank else 0 for t in range(n)])
-                   for q in nbrs[b]) for b in range(n)]
+    kids = _children(rows, cols, lambda b, q: (
+        [md(t, b) - md(t, q) if t != goal_blank else 0 for t in range(n)],))
     blank = board.index(goal_blank)
     h0 = sum(md(t, p) for p, t in enumerate(board) if p != blank)
     counts = [0] * n
     path: list[int] = []
     hook: list[Callable[[], None]] = [lambda: None]
 
-    def dfs(blank: int, prev: int, rem: int, h: int) -> bool:
+    def dfs(blank: int, moves: list, rem: int, h: int) -> bool:
         k = counts[blank] + 1
         counts[blank] = k
         if not k & 4095:
             hook[0]()
-        for nb, dl in moves[blank]:
-            if nb == prev:
-                continue
+        for nb, dl, onward in moves:
             t = board[nb]
             nh = h + dl[t]
             if nh >= rem:
@@ -524,12 +537,12 @@ def _manhattan_engine(rows: int, cols: int, board: list[int], goal_blank: int) -
                 path.append(nb)
                 return True
             board[blank] = t
-            if dfs(nb, blank, rem - 1, nh):
+            if dfs(nb, onward, rem - 1, nh):
                 path.append(nb)
                 return True
             board[nb] = t
         return False
-    return _Engine(dfs, blank, (h0,), counts, path, hook)
+    return _Engine(dfs, blank, kids[blank][n], (h0,), counts, path, hook)
 
 
 def _run(eng: _Engine, algorithm: str, fr: Frame, start: Flat, rows: int, cols: int,
@@ -560,7 +573,7 @@ def _run(eng: _Engine, algorithm: str, fr: Frame, start: Flat, rows: int, cols: 
             roots[0] += 1
             if sys.getrecursionlimit() < bound + 100:      # deep searches on big boards
                 sys.setrecursionlimit(bound + 100)
-            if eng.dfs(eng.blank, -1, bound, *eng.h0):
+            if eng.dfs(eng.blank, eng.moves, bound, *eng.h0):
                 break
             bound += 2
             stats.depth = bound
