@@ -217,3 +217,55 @@ def copy_notebook(src: Path, dest_dir: Path) -> Path:
     """A private copy of a notebook to run (the repo's copy stays without outputs)."""
     dest_dir.mkdir(parents=True, exist_ok=True)
     return Path(shutil.copy(src, dest_dir / src.name))
+
+
+# ----------------------------------------------------------------------------- notebook pages
+# (the same in JupyterLab and Notebook 7: both draw notebooks with JupyterLab's widgets)
+
+#: JS predicate: every code cell of the open notebook shows an execution count ("[3]:")
+ALL_CELLS_RAN = """() => {
+  const prompts = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')];
+  return prompts.length > 0 && prompts.every(p => /^\\[\\d+\\]:$/.test(p.textContent.trim()));
+}"""
+
+#: JS: the index of the notebook's active cell
+ACTIVE_CELL = """() => [...document.querySelectorAll('.jp-Notebook .jp-Cell')].findIndex(
+    c => c.classList.contains('jp-mod-active'))"""
+
+BLANK_AT = """([b, i]) =>
+  b.querySelectorAll('.puzzlekit-playable button')[i].textContent.trim() === ''"""
+
+
+def tiles(board: object) -> list[str]:
+    """The labels of a playable board's tile buttons, row by row ("" for the blank)."""
+    return [t.strip() for t in board.locator(  # type: ignore[attr-defined]
+        ".puzzlekit-playable button").all_inner_texts()]
+
+
+def slide_by_click(page: object, board: object, timeout: int) -> tuple[list[str], list[str],
+                                                                       int, int]:
+    """Click the tile beside the blank of a 3-column board and wait until it has slid;
+    returns (tiles before, tiles after, the blank's cell, the clicked cell)."""
+    before = tiles(board)
+    blank = before.index("")
+    mover = blank + 1 if blank % 3 < 2 else blank - 1
+    board.locator(".puzzlekit-playable button").nth(mover).click()  # type: ignore[attr-defined]
+    page.wait_for_function(BLANK_AT, arg=[board.element_handle(), mover],  # type: ignore
+                           timeout=timeout)
+    return before, tiles(board), blank, mover
+
+
+def slide_by_arrow_key(page: object, board: object, timeout: int) -> tuple[
+        list[str], list[str], int, int, tuple[int, int]]:
+    """Focus a 3-column board and press ↑ (↓ when the blank is on the bottom row), which
+    slides the tile below (above) the blank into it; returns (tiles before, tiles after,
+    the blank's cell, the moved tile's cell, (active cell before, active cell after))."""
+    board.locator(".puzzlekit-playable").focus()  # type: ignore[attr-defined]
+    cell = page.evaluate(ACTIVE_CELL)  # type: ignore[attr-defined]
+    before = tiles(board)
+    blank = before.index("")
+    key, mover = ("ArrowUp", blank + 3) if blank < 6 else ("ArrowDown", blank - 3)
+    page.keyboard.press(key)  # type: ignore[attr-defined]
+    page.wait_for_function(BLANK_AT, arg=[board.element_handle(), mover],  # type: ignore
+                           timeout=timeout)
+    return before, tiles(board), blank, mover, (cell, page.evaluate(ACTIVE_CELL))  # type: ignore

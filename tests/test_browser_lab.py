@@ -16,8 +16,9 @@ import time
 
 import pytest
 
-from browser_support import (REPO, chromium, copy_notebook, jupyter_lab, offline,
-                             require_chromium, screenshot)
+from browser_support import (ALL_CELLS_RAN, REPO, chromium, copy_notebook, jupyter_lab,
+                             offline, require_chromium, screenshot, slide_by_arrow_key,
+                             slide_by_click, tiles)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -52,12 +53,6 @@ def menu(page, top: str, item: str) -> None:
 def wait_idle(page, timeout: int = RUN_ALL_TIMEOUT) -> None:
     page.locator("#jp-main-statusbar").get_by_text(re.compile(r"\bIdle\b")).first.wait_for(
         timeout=timeout)
-
-
-ALL_CELLS_RAN = """() => {
-  const prompts = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')];
-  return prompts.length > 0 && prompts.every(p => /^\\[\\d+\\]:$/.test(p.textContent.trim()));
-}"""
 
 
 def run_all(page, lab, notebook, name: str):
@@ -138,26 +133,25 @@ def test_the_path_player_moves_through_the_solution(demo):
     screenshot(player, "lab-05-path-player")
 
 
-def tiles(board) -> list[str]:
-    return [t.strip() for t in board.locator(".puzzlekit-playable button").all_inner_texts()]
-
-
 def test_clicking_a_tile_next_to_the_blank_slides_it(demo):
     board = demo.locator(".puzzlekit-board").first
     board.scroll_into_view_if_needed()
     screenshot(board, "lab-06-playable-before")
-    before = tiles(board)
+    before, after, blank, clicked = slide_by_click(demo, board, STEP_TIMEOUT)
     assert len(before) == 9 and before.count("") == 1
-    blank = before.index("")
-    neighbour = blank + 1 if blank % 3 < 2 else blank - 1
-    board.locator(".puzzlekit-playable button").nth(neighbour).click()
-    demo.wait_for_function(
-        "([b, i]) => b.querySelectorAll('.puzzlekit-playable button')[i].textContent.trim() === ''",
-        arg=[board.element_handle(), neighbour], timeout=STEP_TIMEOUT)
-    after = tiles(board)
-    assert after[blank] == before[neighbour] and after[neighbour] == ""
+    assert after[blank] == before[clicked] and after[clicked] == ""
     assert "moves made: 1" in board.inner_text()
     screenshot(board, "lab-07-playable-after")
+
+
+def test_arrow_keys_slide_tiles_while_the_board_has_focus_and_leave_cells_alone(demo):
+    board = demo.locator(".puzzlekit-board").first
+    board.scroll_into_view_if_needed()
+    before, after, blank, moved, (cell, cell_after) = slide_by_arrow_key(demo, board,
+                                                                         STEP_TIMEOUT)
+    assert after[blank] == before[moved] and after[moved] == ""
+    assert cell_after == cell, "the arrow key also moved the notebook's active cell"
+    screenshot(board, "lab-07b-arrow-key")
 
 
 def test_the_15_puzzle_board_wears_the_band_colours(demo):

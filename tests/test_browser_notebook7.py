@@ -16,20 +16,15 @@ import urllib.request
 
 import pytest
 
-from browser_support import (REPO, chromium, copy_notebook, jupyter_notebook,
-                             require_chromium, screenshot)
+from browser_support import (ALL_CELLS_RAN, REPO, chromium, copy_notebook, jupyter_notebook,
+                             require_chromium, screenshot, slide_by_arrow_key, slide_by_click,
+                             tiles)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 DEMO = REPO / "notebooks" / "demos" / "01-see-search.ipynb"
 RUN_ALL_TIMEOUT = 240_000      #: ms for Run All on two busy cores
 STEP_TIMEOUT = 60_000          #: ms for one interaction to show its effect
-
-ALL_CELLS_RAN = """() => {
-  const prompts = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell .jp-InputPrompt')];
-  return prompts.length > 0 && prompts.every(p => /^\\[\\d+\\]:$/.test(p.textContent.trim()));
-}"""
-
 
 def kernel_idle(server) -> bool:
     """True when the server has a session whose kernel is idle."""
@@ -107,10 +102,6 @@ def test_the_animation_player_runs_its_script_and_steps(demo):
     screenshot(player, "nb7-03-animation")
 
 
-def tiles(board) -> list[str]:
-    return [t.strip() for t in board.locator(".puzzlekit-playable button").all_inner_texts()]
-
-
 def test_the_path_player_and_the_playable_boards_are_live_widgets(demo):
     assert outputs(demo, ".puzzlekit-player").count() == 1
     assert outputs(demo, ".puzzlekit-board").count() == 2     # 8- and 15-puzzle
@@ -122,36 +113,18 @@ def test_clicking_a_tile_next_to_the_blank_slides_it(demo):
     board = outputs(demo, ".puzzlekit-board").first
     board.scroll_into_view_if_needed()
     screenshot(board, "nb7-04-playable-before")
-    before = tiles(board)
+    before, after, blank, clicked = slide_by_click(demo, board, STEP_TIMEOUT)
     assert len(before) == 9 and before.count("") == 1
-    blank = before.index("")
-    neighbour = blank + 1 if blank % 3 < 2 else blank - 1
-    board.locator(".puzzlekit-playable button").nth(neighbour).click()
-    demo.wait_for_function(
-        "([b, i]) => b.querySelectorAll('.puzzlekit-playable button')[i].textContent.trim() === ''",
-        arg=[board.element_handle(), neighbour], timeout=STEP_TIMEOUT)
-    after = tiles(board)
-    assert after[blank] == before[neighbour] and after[neighbour] == ""
+    assert after[blank] == before[clicked] and after[clicked] == ""
     assert "moves made: 1" in board.inner_text()
     screenshot(board, "nb7-05-playable-after")
-
-
-ACTIVE_CELL = """() => [...document.querySelectorAll('.jp-Notebook .jp-Cell')].findIndex(
-    c => c.classList.contains('jp-mod-active'))"""
 
 
 def test_arrow_keys_slide_tiles_while_the_board_has_focus_and_leave_cells_alone(demo):
     board = outputs(demo, ".puzzlekit-board").first
     board.scroll_into_view_if_needed()
-    board.locator(".puzzlekit-playable").focus()
-    cell = demo.evaluate(ACTIVE_CELL)
-    before = tiles(board)
-    blank = before.index("")
-    key, mover = (("ArrowUp", blank + 3) if blank < 6 else ("ArrowDown", blank - 3))
-    demo.keyboard.press(key)               # the tile below (above) the blank slides up (down)
-    demo.wait_for_function(
-        "([b, i]) => b.querySelectorAll('.puzzlekit-playable button')[i].textContent.trim() === ''",
-        arg=[board.element_handle(), mover], timeout=STEP_TIMEOUT)
-    assert tiles(board)[blank] == before[mover]
-    assert demo.evaluate(ACTIVE_CELL) == cell, "the arrow key also moved the notebook's cell"
+    before, after, blank, moved, (cell, cell_after) = slide_by_arrow_key(demo, board,
+                                                                         STEP_TIMEOUT)
+    assert after[blank] == before[moved] and after[moved] == ""
+    assert cell_after == cell, "the arrow key also moved the notebook's active cell"
     screenshot(board, "nb7-06-arrow-key")
