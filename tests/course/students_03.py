@@ -1,0 +1,68 @@
+"""Simulated students of assignment 3 (Informed search): typical mistakes.
+
+Each entry replaces some solution cells (by grade id) of an otherwise correct submission.
+The full automatic score is 20: hamming 2, manhattan 3, astar 3, astar (4×4, h = 0) 2,
+sign 2, solvable 2, inversions 2, solver 4.
+"""
+
+STUDENTS: dict[str, dict[str, str]] = {
+    # Manhattan that counts the blank as a tile: 12 instead of 10 on the example, and no
+    # longer admissible. Loses manhattan (3); the solver, which uses it, still passes.
+    "manhattan_counts_blank": {"manhattan_solution": '''
+def manhattan(S, goal):
+    where = {x: (r, c) for r, row in enumerate(goal) for c, x in enumerate(row)}
+    total = 0
+    for r, row in enumerate(S):
+        for c, x in enumerate(row):
+            gr, gc = where[x]
+            total += abs(r - gr) + abs(c - gc)
+    return total
+'''},
+    # "A*" whose priority forgets g: greedy best-first search. Fast, but its paths are
+    # not shortest. Loses the A* tests (3 + 2) and the solver (4).
+    "astar_forgets_g": {"astar_solution": '''
+def astar(start, goal, h):
+    parent = {start: None}
+    counter = 0
+    frontier = [(h(start, goal), counter, start)]
+    while frontier:
+        _, _, S = heapq.heappop(frontier)
+        if S == goal:
+            path = [S]
+            while parent[path[-1]] is not None:
+                path.append(parent[path[-1]])
+            return path[::-1]
+        for T in nextStates(S):
+            if T not in parent:
+                parent[T] = S
+                counter += 1
+                heapq.heappush(frontier, (h(T, goal), counter, T))
+    return None
+'''},
+    # The sign of the tiles read as they stand, without first moving the blank home:
+    # right only when the blank is already in the corner. Loses solvable (2) and the
+    # solver (4), which then refuses a solvable board.
+    "solvable_blank_not_moved_home": {"solvable_solution": '''
+def solvable(S):
+    return sign([x for row in S for x in row if x != 0]) == 1
+'''},
+    # Inversions counted with the blank as a 0 tile: every tile before the blank makes
+    # one more inversion. Loses inversions (2).
+    "inversions_count_the_blank": {"inversions_solution": '''
+def num_inversions(squares):
+    tiles = [0 if x == '_' else int(x) for x in squares]
+    return sum(1 for i in range(len(tiles)) for j in range(i + 1, len(tiles))
+               if tiles[i] > tiles[j])
+
+
+def same_parity(initial, goal):
+    return num_inversions(initial) % 2 == num_inversions(goal) % 2
+'''},
+}
+
+EXPECTED: dict[str, tuple[float, float]] = {
+    "manhattan_counts_blank": (17, 17),
+    "astar_forgets_g": (11, 11),
+    "solvable_blank_not_moved_home": (14, 14),
+    "inversions_count_the_blank": (18, 18),
+}
