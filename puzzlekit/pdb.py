@@ -33,7 +33,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -69,7 +69,7 @@ class Pattern:
     cols: int
     blank: int                    #: goal square of the blank
     cells: tuple[int, ...]        #: goal squares of the pattern's tiles, in slot order
-    table: bytes
+    table: bytes = field(repr=False)
 
     def index(self, squares: Sequence[int]) -> int:
         """Table index of the pattern tiles standing on `squares` (in slot order)."""

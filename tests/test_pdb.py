@@ -118,6 +118,11 @@ def test_a_pattern_table_covers_every_placement_of_its_tiles():
     assert p.value((13, 12, 14)) > 2                  # a swap costs more than Manhattan's 2
 
 
+def test_databases_print_briefly_without_their_tables():
+    db = pdb.databases(3, 3, 0)
+    assert "cells=(1, 2, 3, 4)" in repr(db) and len(repr(db)) < 1000
+
+
 def test_tables_are_cached_on_disk_and_reloaded(tmp_path, monkeypatch):
     monkeypatch.setenv("PUZZLEKIT_CACHE", str(tmp_path))
     built = pdb.build_pattern(3, 3, 8, (0, 1, 2))
