@@ -16,7 +16,6 @@ The score is untouched: grades are read from the gradebook, not from these cells
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from typing import Any
 
 from nbconvert.preprocessors import Preprocessor
@@ -29,9 +28,11 @@ HIDDEN_FAILED = ("one of the hidden tests failed.\nThey try more cases than the 
                  "works for every case the exercise describes.")
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
-_CELL_LINE = re.compile(r"(?:Cell In\s*\[[^\]]*\]|Input In\s*\[[^\]]*\]|<ipython-input-[^>]*>)"
-                        r",?\s*line (\d+)")
+_CELL_LINE = re.compile(r"(?:Cell In\s*\[([^\]]*)\]|Input In\s*\[([^\]]*)\]"
+                        r"|<ipython-input-(\d+)-[^>]*>),?\s*line (\d+)")
+_NUMBERED = re.compile(r"^\s*(?:-*>\s*)?(\d+)\s")
 MIN_SNIPPET = 6   #: shorter hidden lines ('pass', ')') give nothing away
+MAX_FRAMES = 12   #: longer tracebacks (deep recursion) keep their first and last frames
 
 
 def split_hidden(source: str) -> tuple[str, set[int], list[str]]:
@@ -63,10 +64,27 @@ def plain(text: str) -> str:
     return _ANSI.sub("", text)
 
 
-def failing_line(traceback: Iterable[str]) -> int | None:
-    """The line of the executed cell where the error was raised, if the traceback says."""
-    match = _CELL_LINE.search(plain("\n".join(traceback)))
-    return int(match.group(1)) if match else None
+def frame_of(chunk: str) -> tuple[str, int] | None:
+    """(execution count, line) if this traceback chunk is a frame of a notebook cell."""
+    match = _CELL_LINE.search(plain(chunk))
+    if not match:
+        return None
+    count = next(g for g in match.groups()[:3] if g is not None)
+    return count.strip(), int(match.group(4))
+
+
+def own_frames(traceback: list[str], count: object) -> list[int]:
+    """Indexes of the chunks that are frames of the cell run as `count` (In[count]); the
+    first cell frame if the count is unknown."""
+    frames = [(i, f) for i, f in enumerate(map(frame_of, traceback)) if f]
+    if count is None:
+        return [frames[0][0]] if frames else []
+    return [i for i, (c, _) in frames if c == str(count)]
+
+
+def failing_lines(traceback: list[str], count: object = None) -> list[int]:
+    """The lines of the cell run as `count` that the traceback passes through."""
+    return [frame_of(traceback[i])[1] for i in own_frames(traceback, count)]  # type: ignore[index]
 
 
 def quotes(text: str, snippets: list[str]) -> bool:
@@ -79,11 +97,8 @@ def _scrub(text: str, snippets: list[str]) -> str:
     return "\n".join(line for line in text.split("\n") if not quotes(line, snippets))
 
 
-_NUMBERED = re.compile(r"^\s*(?:-*>\s*)?(\d+)\s")
-
-
 def _scrub_frame(chunk: str, numbers: set[int]) -> str:
-    """The test cell's own frame without the lines numbered as hidden."""
+    """A frame of the test cell itself without the lines numbered as hidden."""
     kept = []
     for line in chunk.split("\n"):
         m = _NUMBERED.match(plain(line))
@@ -92,26 +107,41 @@ def _scrub_frame(chunk: str, numbers: set[int]) -> str:
     return "\n".join(kept)
 
 
-def scrub_traceback(traceback: list[str], numbers: set[int], snippets: list[str]) -> list[str]:
-    """`traceback` without the hidden lines: by line number in the test cell's own frame
-    (the first one that names a cell), by content everywhere else."""
-    out, seen_cell = [], False
-    for chunk in traceback:
-        if not seen_cell and _CELL_LINE.search(plain(chunk)):
-            seen_cell = True
-            out.append(_scrub_frame(chunk, numbers))
-        else:
-            out.append(_scrub(chunk, snippets))
-    return out
+def shorten(traceback: list[str], most: int = MAX_FRAMES) -> list[str]:
+    """A traceback of at most about `most` chunks: the first and the last ones."""
+    if len(traceback) <= most:
+        return traceback
+    half = most // 2
+    return (traceback[:half] + [f"    [... {len(traceback) - 2 * half} more frames ...]"]
+            + traceback[-half:])
 
 
-def _scrub_output(output: Any, numbers: set[int], snippets: list[str]) -> Any:
+def scrub_traceback(traceback: list[str], numbers: set[int], snippets: list[str],
+                    count: object = None) -> list[str]:
+    """`traceback` without the hidden lines: by line number in the frames of the test cell
+    itself (run as In[count]), by content everywhere else."""
+    own = set(own_frames(traceback, count))
+    return shorten([_scrub_frame(chunk, numbers) if i in own else _scrub(chunk, snippets)
+                    for i, chunk in enumerate(traceback)])
+
+
+def _scrub_output(output: Any, numbers: set[int], snippets: list[str], count: object) -> Any:
     if output.get("output_type") == "error":
-        output["traceback"] = scrub_traceback(output.get("traceback", []), numbers, snippets)
+        output["traceback"] = scrub_traceback(output.get("traceback", []), numbers, snippets,
+                                              count)
         output["evalue"] = _scrub(output.get("evalue", ""), snippets)
     elif output.get("output_type") == "stream":
         output["text"] = _scrub(output.get("text", ""), snippets)
     return output
+
+
+def from_hidden(error: Any, numbers: set[int], snippets: list[str], count: object) -> bool:
+    """Did this error come out of the hidden block (run as In[count])?"""
+    traceback = list(error.get("traceback", []))
+    lines = failing_lines(traceback, count)
+    if lines:
+        return any(line in numbers for line in lines)
+    return quotes("\n".join(traceback) + error.get("evalue", ""), snippets)
 
 
 def _hidden_failure(ename: str) -> dict[str, Any]:
@@ -130,15 +160,11 @@ class StripHiddenTests(Preprocessor):
             return cell, resources
         visible, numbers, snippets = split_hidden(cell.source)
         cell.source = visible
+        count = cell.get("execution_count")
         errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
-        if errors:
-            error = errors[-1]
-            line = failing_line(error.get("traceback", []))
-            from_hidden = (line in numbers if line is not None
-                           else quotes("\n".join(error.get("traceback", [])) + error.get(
-                               "evalue", ""), snippets))
-            if from_hidden:
-                cell.outputs = [_hidden_failure(error.get("ename", "AssertionError"))]
-                return cell, resources
-        cell.outputs = [_scrub_output(o, numbers, snippets) for o in cell.get("outputs", [])]
+        if any(from_hidden(e, numbers, snippets, count) for e in errors):
+            cell.outputs = [_hidden_failure(errors[-1].get("ename", "AssertionError"))]
+            return cell, resources
+        cell.outputs = [_scrub_output(o, numbers, snippets, count)
+                        for o in cell.get("outputs", [])]
         return cell, resources

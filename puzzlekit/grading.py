@@ -27,8 +27,8 @@ from .errors import PuzzleError
 
 T = TypeVar("T")
 
-__all__ = ["assert_board_equal", "assert_solution", "assert_equal", "forbid_reference",
-           "run_with_timeout", "as_board"]
+__all__ = ["assert_board_equal", "assert_solution", "assert_equal", "assert_prints_path",
+           "forbid_reference", "run_with_timeout", "as_board", "side_by_side"]
 
 
 # ---------------------------------------------------------------------------
@@ -59,7 +59,7 @@ def _board_lines(x: object) -> list[str]:
     from .text import board_str
     S = as_board(x)
     if S is None:
-        return [line for line in repr(x).splitlines()] or [""]
+        return repr(x).splitlines() or [""]
     return board_str(S).splitlines()
 
 
@@ -296,17 +296,24 @@ def run_with_timeout(seconds: float, func: Callable[..., T], *args: Any, **kwarg
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGALRM"):
         return _run_in_thread(seconds, message, func, *args, **kwargs)
 
+    armed = [True]
+
     def time_up(signum: int, frame: object) -> None:
-        raise _TimeUp()
+        if armed[0]:
+            armed[0] = False
+            raise _TimeUp()
 
     old = signal.signal(signal.SIGALRM, time_up)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
-        return func(*args, **kwargs)
+        try:
+            signal.setitimer(signal.ITIMER_REAL, seconds)
+            return func(*args, **kwargs)
+        finally:   # the alarm may go off even here, while another exception is on its way
+            armed[0] = False
+            signal.setitimer(signal.ITIMER_REAL, 0)
     except _TimeUp:
         raise AssertionError(message) from None
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
 
 

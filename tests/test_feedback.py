@@ -7,7 +7,7 @@ pytest.importorskip("nbgrader")
 from nbformat.v4 import new_code_cell, new_output  # noqa: E402
 
 from puzzlekit.feedback import (HIDDEN_FAILED, PLACEHOLDER, StripHiddenTests,  # noqa: E402
-                                failing_line, split_hidden)
+                                failing_lines, shorten, split_hidden)
 
 SOURCE = """assert_equal(findZero(start), (0, 1), "findZero(start)")
 ### BEGIN HIDDEN TESTS
@@ -38,9 +38,37 @@ def test_split_hidden_keeps_the_visible_lines_and_numbers_the_hidden_ones():
     assert snippets == [SOURCE.splitlines()[2]]
 
 
-def test_failing_line_reads_ipython_tracebacks():
-    assert failing_line(traceback_at(3, "x")) == 3
-    assert failing_line(["no cell here"]) is None
+def test_failing_lines_reads_ipython_tracebacks():
+    assert failing_lines(traceback_at(3, "x")) == [3]
+    assert failing_lines(traceback_at(3, "x"), count=7) == [3]
+    assert failing_lines(traceback_at(3, "x"), count=8) == []
+    assert failing_lines(["no cell here"]) == []
+
+
+def chained(student_line, test_line):
+    """A traceback through a student's cell (In[5]) and then the test cell (In[7])."""
+    return ([f"Cell In[5], line {student_line}, in bfs(board)\n----> {student_line} loop()",
+             "KeyboardInterrupt: ", "During handling of the above exception, another "
+             "exception occurred:"] + traceback_at(test_line, SOURCE.splitlines()[test_line - 1]))
+
+
+def test_the_test_cell_is_found_by_its_execution_count_in_chained_tracebacks():
+    assert failing_lines(chained(3, 1), count=7) == [1]
+    assert failing_lines(chained(1, 3), count=7) == [3]
+    cell = new_code_cell(SOURCE, execution_count=7, outputs=[
+        new_output("error", ename="AssertionError", evalue="x", traceback=chained(1, 3))])
+    assert [o.evalue for o in run(cell).outputs] == [HIDDEN_FAILED]
+    cell = new_code_cell(SOURCE, execution_count=7, outputs=[
+        new_output("error", ename="AssertionError", evalue="x", traceback=chained(3, 1))])
+    out = run(cell).outputs[0]
+    assert out.evalue == "x" and "HIDDEN" not in "\n".join(out.traceback)
+
+
+def test_long_tracebacks_keep_their_ends():
+    frames = [f"frame {i}" for i in range(100)]
+    short = shorten(frames)
+    assert short[0] == "frame 0" and short[-1] == "frame 99" and len(short) < 20
+    assert shorten(frames[:5]) == frames[:5]
 
 
 def failed_at(line, board_html, evalue):
