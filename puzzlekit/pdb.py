@@ -282,15 +282,20 @@ def databases(rows: int, cols: int, blank: int = 0, *, progress: object = None) 
     """The pattern databases for goals with the blank on `blank` (built or loaded once).
 
     progress: None, True (a progress line or bar) or a function of a `ProgressEvent`;
-    the build reports each finished BFS layer as kind "layer".
+    a build reports each finished BFS layer as kind "layer", and "done" at the end.
     """
     key = (rows, cols, blank)
     if key not in _DATABASES:
         from .progress import make_reporter
         progress = make_reporter(progress)
         parts = _partition(rows, cols, blank)
+        t0, logged = time.perf_counter(), len(BUILD_LOG)
         pats = tuple(build_pattern(rows, cols, blank, cells, progress=progress)
                      for cells in parts)
+        built = [r for r in BUILD_LOG[logged:] if not r.cached]
+        if progress is not None and built:
+            progress(_event("pdb-build", "done", len(built), sum(r.states for r in built),
+                            time.perf_counter() - t0))
         n = rows * cols
         pattern_of, weight = [0] * n, [0] * n
         for i, cells in enumerate(parts):

@@ -118,6 +118,16 @@ def test_a_pattern_table_covers_every_placement_of_its_tiles():
     assert p.value((13, 12, 14)) > 2                  # a swap costs more than Manhattan's 2
 
 
+def test_a_build_reports_its_layers_then_done(tmp_path, monkeypatch):
+    monkeypatch.setenv("PUZZLEKIT_CACHE", str(tmp_path))
+    pdb._DATABASES.pop((2, 3, 0), None)
+    events = []
+    pdb.databases(2, 3, 0, progress=events.append)
+    layers = [e.value for e in events if e.kind == "layer"]
+    assert layers == list(range(len(layers))) and len(layers) > 5
+    assert events[-1].kind == "done" and events[-1].value == 1      # one 5-tile table
+
+
 def test_databases_print_briefly_without_their_tables():
     db = pdb.databases(3, 3, 0)
     assert "cells=(1, 2, 3, 4)" in repr(db) and len(repr(db)) < 1000
