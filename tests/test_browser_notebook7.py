@@ -16,9 +16,9 @@ import urllib.request
 
 import pytest
 
-from browser_support import (ALL_CELLS_RAN, REPO, chromium, copy_notebook, jupyter_notebook,
-                             require_chromium, screenshot, slide_by_arrow_key, slide_by_click,
-                             tiles)
+from browser_support import (ACTIVE_CELL, ALL_CELLS_RAN, REPO, chromium, copy_notebook,
+                             jupyter_notebook, require_chromium, screenshot, slide_by_arrow_key,
+                             slide_by_click, tiles)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -128,3 +128,12 @@ def test_arrow_keys_slide_tiles_while_the_board_has_focus_and_leave_cells_alone(
     assert after[blank] == before[moved] and after[moved] == ""
     assert cell_after == cell, "the arrow key also moved the notebook's active cell"
     screenshot(board, "nb7-06-arrow-key")
+
+
+def test_without_the_board_an_arrow_key_in_an_output_moves_the_active_cell(demo):
+    """The control for the test above: Notebook 7 does take arrow keys from outputs."""
+    status = outputs(demo, ".puzzlekit-board .widget-html").first
+    status.evaluate("e => { e.tabIndex = 0; e.focus(); }")
+    cell = demo.evaluate(ACTIVE_CELL)
+    demo.keyboard.press("ArrowUp")
+    demo.wait_for_function(f"() => ({ACTIVE_CELL})() !== {cell}", timeout=STEP_TIMEOUT)

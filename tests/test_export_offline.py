@@ -65,7 +65,8 @@ def execute(cells: list[str], **client_options: object):
 
 
 def page(body: str, head: str = "") -> str:
-    return f"<!DOCTYPE html><html><head><meta charset='utf-8'>{head}</head><body>{body}</body></html>"
+    return (f"<!DOCTYPE html><html><head><meta charset='utf-8'>{head}</head>"
+            f"<body>{body}</body></html>")
 
 
 # -------------------------------------------------------------- a sanitising viewer (GitHub-like)
@@ -314,4 +315,5 @@ def test_nbconvert_shows_the_widgets_static_pictures_without_stored_widget_state
     for nb, config in ((not_stored, Config()), (stored, cleared)):
         body, _ = HTMLExporter(config=config).from_notebook_node(nb)
         assert WIDGET_VIEW not in body and "unpkg.com" not in body
-        assert body.count('class="pk-board') == 1 and "moves made: 0 · Manhattan distance: 2" in body
+        assert body.count('class="pk-board') == 1
+        assert "moves made: 0 · Manhattan distance: 2" in body
