@@ -29,9 +29,9 @@ c.Execute.interrupt_on_timeout = True
 c.Execute.error_on_timeout = {
     "ename": "CellTimeoutError",
     "evalue": "this cell ran too long and was stopped",
-    "traceback": ["\x1b[0;31mCellTimeoutError\x1b[0m: this cell ran too long and was stopped. "
+    "traceback": ["\x1b[0;31mCellTimeoutError\x1b[0m: this cell ran too long and was stopped.\n"
                   "Is there an endless loop, or a search that visits the same states again and "
-                  "again (a missing visited set)?"],
+                  "again\n(a missing visited set)?"],
 }
 
 # A notebook that kills its kernel (os._exit) is still graded: the cells after it fail.

@@ -21,8 +21,8 @@ from nbclient.exceptions import DeadKernelError
 from nbformat.v4 import new_output
 from nbgrader.preprocessors import Execute
 
-KERNEL_DIED = ("the Python kernel stopped while running this cell (did the code call "
-               "os._exit() or sys.exit(), or run out of memory?). Later cells were not run.")
+KERNEL_DIED = ("the Python kernel stopped while running this cell.\nDid the code call "
+               "os._exit() or sys.exit(), or run out of memory? Later cells were not run.")
 NOT_RUN = "not run: the Python kernel had stopped in an earlier cell."
 
 
