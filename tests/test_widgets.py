@@ -223,3 +223,45 @@ def test_widgets_carry_a_static_html_picture_for_places_without_widgets(make, mo
     monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
     bundle = widget._repr_mimebundle_()
     assert WIDGET_VIEW not in bundle and "<table" in bundle["text/html"]
+
+
+# The arrow keys' script, run in headless Chromium on a stand-in board (no Jupyter needed)
+
+ARROW_LETTER = {"ArrowUp": "D", "ArrowDown": "U", "ArrowLeft": "R", "ArrowRight": "L"}
+
+
+def stand_in_board(game: Game) -> str:
+    """A page with tile buttons as the PlayableBoard lays them out, which record clicks,
+    and the board's arrow-key helper."""
+    from puzzlekit.widgets import _keys_html
+    buttons = "".join(f'<button onclick="window.clicked.push({i})">{t or BLANK_LABEL}</button>'
+                      for i, t in enumerate(flatten(game.state)))
+    return ("<html><body><script>window.clicked = [];</script><div class='puzzlekit-board'>"
+            f"<div class='puzzlekit-playable'>{buttons}</div>{_keys_html(game.shape[1])}"
+            "</div></body></html>")
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize("rows, cols", [(3, 3), (4, 4), (2, 3)])
+def test_an_arrow_key_clicks_the_tile_that_slides_that_way(rows, cols, tmp_path):
+    """↑ clicks the tile below the blank (it slides up, as the lecture's moveUp), and so on;
+    at an edge nothing is clicked. Checked against `Game.movable` for every blank cell."""
+    support = pytest.importorskip("browser_support")
+    support.require_chromium()
+    with support.chromium(width=400, height=300) as page:
+        for z in range(rows * cols):
+            goal = goal_state(rows, cols)
+            flat = [t for t in flatten(goal) if t]
+            flat.insert(z, 0)
+            game = Game(state=tuple(tuple(flat[r * cols:(r + 1) * cols]) for r in range(rows)))
+            html = tmp_path / f"board{z}.html"
+            html.write_text(stand_in_board(game), encoding="utf-8")
+            page.goto(html.as_uri())
+            page.wait_for_function("() => document.querySelector('[data-pk-keys]')")
+            grid = page.locator(".puzzlekit-playable")
+            for key, letter in ARROW_LETTER.items():
+                page.evaluate("() => { window.clicked = []; }")
+                grid.focus()
+                page.keyboard.press(key)
+                wanted = [r * cols + c for (r, c), m in game.movable().items() if m == letter]
+                assert page.evaluate("() => window.clicked") == wanted, (game.state, key)
