@@ -242,24 +242,26 @@ def tiles(board: object) -> list[str]:
         ".puzzlekit-playable button").all_inner_texts()]
 
 
-def slide_by_click(page: object, board: object, timeout: int) -> tuple[list[str], list[str],
-                                                                       int, int]:
-    """Click the tile beside the blank of a 3-column board and wait until it has slid;
-    returns (tiles before, tiles after, the blank's cell, the clicked cell)."""
+def _slid(before: list[str], after: list[str], blank: int, mover: int) -> None:
+    assert len(before) == 9 and before.count("") == 1, before
+    assert after[blank] == before[mover] and after[mover] == "", (before, after)
+
+
+def slide_by_click(page: object, board: object, timeout: int) -> None:
+    """Click the tile beside the blank of a 3×3 playable board; check that it slid."""
     before = tiles(board)
     blank = before.index("")
     mover = blank + 1 if blank % 3 < 2 else blank - 1
     board.locator(".puzzlekit-playable button").nth(mover).click()  # type: ignore[attr-defined]
     page.wait_for_function(BLANK_AT, arg=[board.element_handle(), mover],  # type: ignore
                            timeout=timeout)
-    return before, tiles(board), blank, mover
+    _slid(before, tiles(board), blank, mover)
 
 
-def slide_by_arrow_key(page: object, board: object, timeout: int) -> tuple[
-        list[str], list[str], int, int, tuple[int, int]]:
-    """Focus a 3-column board and press ↑ (↓ when the blank is on the bottom row), which
-    slides the tile below (above) the blank into it; returns (tiles before, tiles after,
-    the blank's cell, the moved tile's cell, (active cell before, active cell after))."""
+def slide_by_arrow_key(page: object, board: object, timeout: int) -> None:
+    """Focus a 3×3 playable board and press ↑ (↓ when the blank is on the bottom row),
+    which slides the tile below (above) the blank into it; check that it slid and that the
+    notebook's active cell stayed where it was."""
     board.locator(".puzzlekit-playable").focus()  # type: ignore[attr-defined]
     cell = page.evaluate(ACTIVE_CELL)  # type: ignore[attr-defined]
     before = tiles(board)
@@ -268,4 +270,6 @@ def slide_by_arrow_key(page: object, board: object, timeout: int) -> tuple[
     page.keyboard.press(key)  # type: ignore[attr-defined]
     page.wait_for_function(BLANK_AT, arg=[board.element_handle(), mover],  # type: ignore
                            timeout=timeout)
-    return before, tiles(board), blank, mover, (cell, page.evaluate(ACTIVE_CELL))  # type: ignore
+    _slid(before, tiles(board), blank, mover)
+    moved_to = page.evaluate(ACTIVE_CELL)  # type: ignore[attr-defined]
+    assert moved_to == cell, f"the arrow key also moved the active cell ({cell} → {moved_to})"
