@@ -53,6 +53,14 @@ BITS = 4
 #   B  B  A  A
 #   C  C  C  A
 PARTITION_4x4 = ((3, 6, 7, 10, 11, 15), (1, 2, 4, 5, 8, 9), (12, 13, 14))
+# A second 6-6-3 partition, cut along the columns (measured: alone, about half the nodes
+# of the first on Korf's 100; the option "6-6-3x2" takes the larger of both sums):
+#   .  B  A  A
+#   B  B  A  A
+#   B  B  A  A
+#   B  C  C  C
+PARTITION_4x4_COLUMNS = ((2, 3, 6, 7, 10, 11), (1, 4, 5, 8, 9, 12), (13, 14, 15))
+TABLE_SETS = ("6-6-3", "6-6-3x2")   #: the choices of `tables` (see `table_set`)
 
 
 # ----------------------------------------------------------------------------- patterns
@@ -229,13 +237,21 @@ def _symmetries(rows: int, cols: int) -> list[tuple[int, ...]]:
     return syms
 
 
-def _partition(rows: int, cols: int, blank: int) -> tuple[tuple[int, ...], ...]:
-    """Korf & Felner's 6-6-3 for the 15-puzzle; elsewhere row-major groups of ≤ 5 tiles."""
+def _partition(rows: int, cols: int, blank: int,
+               second: bool = False) -> tuple[tuple[int, ...], ...]:
+    """Korf & Felner's 6-6-3 for the 15-puzzle; elsewhere row-major groups of ≤ 5 tiles.
+
+    second=True: a different partition of the same sizes, for the maximum of two
+    heuristics (the 4×4 column cut; elsewhere the row-major groups shifted by half a
+    group, since column-major groups would only repeat the reflected lookup).
+    """
     if (rows, cols, blank) == (4, 4, 0):
-        return PARTITION_4x4
+        return PARTITION_4x4_COLUMNS if second else PARTITION_4x4
     cells = [c for c in range(rows * cols) if c != blank]
     groups = -(-len(cells) // 5)
     size = -(-len(cells) // groups)
+    if second:
+        cells = cells[size // 2:] + cells[:size // 2]
     return tuple(tuple(cells[i:i + size]) for i in range(0, len(cells), size))
 
 
@@ -275,20 +291,22 @@ class Databases:
         return sum(p.table[i] for p, i in zip(self.patterns, ix))
 
 
-_DATABASES: dict[tuple[int, int, int], Databases] = {}
+_DATABASES: dict[tuple[int, int, int, bool], Databases] = {}
 
 
-def databases(rows: int, cols: int, blank: int = 0, *, progress: object = None) -> Databases:
+def databases(rows: int, cols: int, blank: int = 0, *, second: bool = False,
+              progress: object = None) -> Databases:
     """The pattern databases for goals with the blank on `blank` (built or loaded once).
 
+    second=True gives the tables of the second partition (see `_partition`).
     progress: None, True (a progress line or bar) or a function of a `ProgressEvent`;
     a build reports each finished BFS layer as kind "layer", and "done" at the end.
     """
-    key = (rows, cols, blank)
+    key = (rows, cols, blank, second)
     if key not in _DATABASES:
         from .progress import make_reporter
         progress = make_reporter(progress)
-        parts = _partition(rows, cols, blank)
+        parts = _partition(rows, cols, blank, second)
         t0, logged = time.perf_counter(), len(BUILD_LOG)
         pats = tuple(build_pattern(rows, cols, blank, cells, progress=progress)
                      for cells in parts)
@@ -309,16 +327,41 @@ def databases(rows: int, cols: int, blank: int = 0, *, progress: object = None) 
     return _DATABASES[key]
 
 
-def ready(goal: State) -> bool:
+def ready(goal: State, tables: str = "6-6-3") -> bool:
     """True when the tables for `goal` are loaded or on disk (no long build is needed)."""
     goal = validate_state(goal, name="goal")
     rows, cols = shape(goal)
     if rows * cols > MAX_CELLS:
         return False
     blank = frame(flatten(goal), rows, cols).blank
-    return (rows, cols, blank) in _DATABASES or all(
+    return all(_ready(rows, cols, blank, second) for second in _seconds(tables))
+
+
+def _ready(rows: int, cols: int, blank: int, second: bool) -> bool:
+    return (rows, cols, blank, second) in _DATABASES or all(
         _cache_file(rows, cols, blank, cells).exists()
-        for cells in _partition(rows, cols, blank))
+        for cells in _partition(rows, cols, blank, second))
+
+
+def _seconds(tables: str) -> tuple[bool, ...]:
+    """Which partitions a table set uses: the first only, or both."""
+    if tables not in TABLE_SETS:
+        raise PuzzleError(f"unknown pattern database set {tables!r}; choose one of "
+                          f"{', '.join(TABLE_SETS)}")
+    return (False, True) if tables == "6-6-3x2" else (False,)
+
+
+def table_set(rows: int, cols: int, blank: int, tables: str | None = None) -> str:
+    """The table set a search uses: `tables` if given, else $PUZZLEKIT_PDB, else
+    "6-6-3x2" (the maximum over two partitions) when both are already built, else "6-6-3".
+
+    So notebooks and tests never start the second, optional build unasked.
+    """
+    tables = tables or os.environ.get("PUZZLEKIT_PDB") or None
+    if tables is not None:
+        _seconds(tables)
+        return tables
+    return "6-6-3x2" if all(_ready(rows, cols, blank, s) for s in (False, True)) else "6-6-3"
 
 
 @dataclass(frozen=True)
@@ -359,8 +402,11 @@ def _check_flat(s: Flat, goal: Flat, rows: int, cols: int) -> None:
                          "parity (see explain_solvability)")
 
 
-def pdb_heuristic(goal: State) -> FlatHeuristic:
-    """The additive PDB heuristic (max with its reflection) for `goal`, on flat states."""
+def pdb_heuristic(goal: State, tables: str | None = None) -> FlatHeuristic:
+    """The additive PDB heuristic (max with its reflection) for `goal`, on flat states.
+
+    tables: "6-6-3" or "6-6-3x2" (the maximum over two partitions); see `table_set`.
+    """
     goal = validate_state(goal, name="goal")
     rows, cols = shape(goal)
     g = flatten(goal)
@@ -368,15 +414,18 @@ def pdb_heuristic(goal: State) -> FlatHeuristic:
         raise PuzzleError(f"pattern databases are for boards of at most {MAX_CELLS} squares "
                           f"(up to 4×4); this goal is {rows}×{cols}")
     fr = frame(g, rows, cols)
-    db = databases(rows, cols, fr.blank)
+    dbs = [databases(rows, cols, fr.blank, second=second)
+           for second in _seconds(table_set(rows, cols, fr.blank, tables))]
 
     def h(s: Flat) -> int:
         pos = [0] * len(s)
         for sq, lab in enumerate(fr.board(s)):
             pos[lab] = sq
-        v = db.value(db.indices(pos))
-        if db.reflect is not None:
-            v = max(v, db.value(db.reflected_indices(pos)))
+        v = 0
+        for db in dbs:
+            v = max(v, db.value(db.indices(pos)))
+            if db.reflect is not None:
+                v = max(v, db.value(db.reflected_indices(pos)))
         return v
 
     return FlatHeuristic("pdb", h, None, True)
@@ -390,19 +439,22 @@ class _Stop(Exception):
 
 def idastar_pdb(start: Flat, goal: Flat, rows: int, cols: int, *,
                 max_nodes: float | None = None, time_limit: float | None = None,
-                progress: object = None) -> tuple[str, SearchStats]:
+                progress: object = None, tables: str | None = None
+                ) -> tuple[str, SearchStats]:
     """An optimal move string from `start` to `goal` by IDA* on the additive PDB heuristic.
 
     progress: None, True or a function of a `ProgressEvent` (table building reports
     layers; the search reports each new bound and "done").
+    tables: "6-6-3", "6-6-3x2" or None (see `table_set`).
     """
     from .progress import make_reporter
     progress = make_reporter(progress)
     start, goal = tuple(start), tuple(goal)
     _check_flat(start, goal, rows, cols)
     fr = frame(goal, rows, cols)
-    db = databases(rows, cols, fr.blank, progress=progress)
-    return _run(_pdb_engine(db, fr.board(start)), "idastar", fr, start, rows, cols,
+    dbs = [databases(rows, cols, fr.blank, second=second, progress=progress)
+           for second in _seconds(table_set(rows, cols, fr.blank, tables))]
+    return _run(_pdb_engine(dbs, fr.board(start)), "idastar", fr, start, rows, cols,
                 max_nodes, time_limit, progress)
 
 
@@ -457,24 +509,57 @@ def _children(rows: int, cols: int, payload: Callable[[int, int], tuple]) -> lis
     return kids
 
 
-def _pdb_engine(db: Databases, board: list[int]) -> _Engine:
+@dataclass
+class _View:
+    """One additive lookup the search keeps up to date: a table set, seen plainly or
+    through the board's reflection (T = the transpose of squares, or the identity)."""
+
+    tabs: list[bytes]
+    pat: list[int]                #: tile -> its pattern in this view
+    ix: list[int]                 #: each pattern's current index
+    delta: Callable[[int, int], list[int]]   #: (b, q) -> index change, per tile
+
+    @property
+    def h(self) -> int:
+        return sum(t[i] for t, i in zip(self.tabs, self.ix))
+
+
+def _views(db: Databases, pos: list[int]) -> list[_View]:
+    """The plain and the reflected view of `db` (without a symmetry: the board itself
+    twice, which costs a little time and gives the same answers)."""
+    n = db.rows * db.cols
+    tabs = [p.table for p in db.patterns]
+    pat, wt = list(db.pattern_of), list(db.weight)
+    T = db.reflect or tuple(range(n))
+    return [_View(tabs, pat, db.indices(pos), lambda b, q: [(b - q) * wt[t] for t in range(n)]),
+            _View(tabs, [pat[T[t]] for t in range(n)], db.reflected_indices(pos, T),
+                  lambda b, q: [(T[b] - T[q]) * wt[T[t]] for t in range(n)])]
+
+
+def _pdb_engine(dbs: Sequence[Databases], board: list[int]) -> _Engine:
+    """IDA* on the maximum of the views of one table set (two views) or of two (four)."""
+    db = dbs[0]
     rows, cols, n = db.rows, db.cols, db.rows * db.cols
     pos = [0] * n
     for sq, lab in enumerate(board):
         pos[lab] = sq
-    blank = pos[db.blank]
-    tabs = [p.table for p in db.patterns]
-    pat, wt = list(db.pattern_of), list(db.weight)
-    ix = db.indices(pos)
+    views = [v for d in dbs for v in _views(d, pos)]
+    kids = _children(rows, cols, lambda b, q: tuple(v.delta(b, q) for v in views))
     counts = [0] * n
     path: list[int] = []
     hook: list[Callable[[], None]] = [lambda: None]
-    # without a symmetry the "reflection" is the board itself: same code, same answers
-    T = db.reflect or tuple(range(n))
-    rpat = [pat[T[t]] for t in range(n)]
-    rix = db.reflected_indices(pos, T)
-    kids = _children(rows, cols, lambda b, q: ([(b - q) * wt[t] for t in range(n)],
-                                               [(T[b] - T[q]) * wt[T[t]] for t in range(n)]))
+    make = _search2 if len(views) == 2 else _search4
+    return _Engine(make(views, board, counts, path, hook), pos[db.blank], kids[pos[db.blank]][n],
+                   tuple(v.h for v in views), counts, path, hook)
+
+
+# The two searches below are one loop written out for two and for four views: a view
+# whose new estimate reaches the remaining budget prunes the move before the others are
+# looked at. Plain Python on purpose (locals, lists and bytes only).
+
+def _search2(views: list[_View], board: list[int], counts: list[int], path: list[int],
+             hook: list[Callable[[], None]]) -> Callable[..., bool]:
+    (tabs, pat, ix), (rtabs, rpat, rix) = [(v.tabs, v.pat, v.ix) for v in views]
 
     def rdfs(blank: int, moves: list, rem: int, h: int, hr: int) -> bool:
         k = counts[blank] + 1
@@ -491,7 +576,7 @@ def _pdb_engine(db: Databases, board: list[int]) -> _Engine:
             if nh >= rem:
                 continue
             rp = rpat[t]
-            rtab = tabs[rp]
+            rtab = rtabs[rp]
             rold = rix[rp]
             rnew = rold + rdl[t]
             nhr = hr - rtab[rold] + rtab[rnew]
@@ -510,8 +595,67 @@ def _pdb_engine(db: Databases, board: list[int]) -> _Engine:
             rix[rp] = rold
             board[nb] = t
         return False
-    return _Engine(rdfs, blank, kids[blank][n], (db.value(ix), db.value(rix)), counts, path,
-                   hook)
+    return rdfs
+
+
+def _search4(views: list[_View], board: list[int], counts: list[int], path: list[int],
+             hook: list[Callable[[], None]]) -> Callable[..., bool]:
+    (tabs, pat, ix), (rtabs, rpat, rix), (stabs, spat, six), (ttabs, tpat, tix) = [
+        (v.tabs, v.pat, v.ix) for v in views]
+
+    def rdfs(blank: int, moves: list, rem: int, h: int, hr: int, hs: int, ht: int) -> bool:
+        k = counts[blank] + 1
+        counts[blank] = k
+        if not k & 4095:
+            hook[0]()
+        for nb, dl, rdl, sdl, tdl, onward in moves:
+            t = board[nb]
+            p = pat[t]
+            tab = tabs[p]
+            old = ix[p]
+            new = old + dl[t]
+            nh = h - tab[old] + tab[new]
+            if nh >= rem:
+                continue
+            sp = spat[t]
+            stab = stabs[sp]
+            sold = six[sp]
+            snew = sold + sdl[t]
+            nhs = hs - stab[sold] + stab[snew]
+            if nhs >= rem:
+                continue
+            rp = rpat[t]
+            rtab = rtabs[rp]
+            rold = rix[rp]
+            rnew = rold + rdl[t]
+            nhr = hr - rtab[rold] + rtab[rnew]
+            if nhr >= rem:
+                continue
+            tp = tpat[t]
+            ttab = ttabs[tp]
+            told = tix[tp]
+            tnew = told + tdl[t]
+            nht = ht - ttab[told] + ttab[tnew]
+            if nht >= rem:
+                continue
+            if not nh:
+                path.append(nb)
+                return True
+            board[blank] = t
+            ix[p] = new
+            rix[rp] = rnew
+            six[sp] = snew
+            tix[tp] = tnew
+            if rdfs(nb, onward, rem - 1, nh, nhr, nhs, nht):
+                path.append(nb)
+                return True
+            ix[p] = old
+            rix[rp] = rold
+            six[sp] = sold
+            tix[tp] = told
+            board[nb] = t
+        return False
+    return rdfs
 
 
 def _manhattan_engine(rows: int, cols: int, board: list[int], goal_blank: int) -> _Engine:

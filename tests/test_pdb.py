@@ -110,6 +110,54 @@ def test_other_small_shapes_are_solved_optimally():
             assert len(moves) == distance_table(goal)[flatten(start)]
 
 
+# ---------------------------------------------- a second partition: the larger of two sums
+
+@pytest.mark.parametrize("rows, cols, blank", [(4, 4, 0), (3, 3, 0), (3, 3, 4), (2, 4, 0)])
+def test_the_second_partition_groups_the_same_tiles_differently(rows, cols, blank):
+    first, second = (pdb._partition(rows, cols, blank, s) for s in (False, True))
+    tiles = [c for c in range(rows * cols) if c != blank]
+    assert sorted(sum(first, ())) == sorted(sum(second, ())) == tiles
+    assert {frozenset(g) for g in first} != {frozenset(g) for g in second}
+
+
+@pytest.mark.parametrize("name", GOALS_3x3)
+def test_the_maximum_of_two_partitions_is_admissible_and_never_below_one(name):
+    goal = GOALS_3x3[name]
+    one, two = (pdb.pdb_heuristic(goal, tables).h for tables in pdb.TABLE_SETS)
+    exact = distance_table(goal)
+    states = sample(goal, 1500)
+    assert all(one(s) <= two(s) <= exact[s] for s in states)
+    assert any(one(s) < two(s) for s in states)          # the second partition does add
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(sorted(GOALS_3x3)), st.integers(0, 10**9))
+def test_two_partitions_find_optimal_8_puzzle_solutions_with_no_more_nodes(name, seed):
+    goal = GOALS_3x3[name]
+    s = sample(goal, 1, seed)[0]
+    runs = [pdb.idastar_pdb(s, flatten(goal), 3, 3, tables=t) for t in pdb.TABLE_SETS]
+    assert [len(m) for m, _ in runs] == [distance_table(goal)[s]] * 2
+    assert pk.check_solution(unflatten(s, 3, 3), goal, runs[1][0]).ok
+    one, two = (stats.nodes_generated for _, stats in runs)
+    assert two <= one           # a pointwise larger heuristic prunes a subset of the tree
+
+
+def test_the_table_set_is_asked_for_or_taken_when_already_built(tmp_path, monkeypatch):
+    monkeypatch.setenv("PUZZLEKIT_CACHE", str(tmp_path))
+    monkeypatch.delenv("PUZZLEKIT_PDB", raising=False)
+    goal = ((0, 1), (2, 3), (4, 5))                 # 3×2, blank first: not built before
+    for second in (False, True):
+        pdb._DATABASES.pop((3, 2, 0, second), None)
+    assert pdb.table_set(3, 2, 0) == "6-6-3" and not pdb.ready(goal, "6-6-3x2")
+    assert pdb.table_set(3, 2, 0, "6-6-3x2") == "6-6-3x2"
+    monkeypatch.setenv("PUZZLEKIT_PDB", "6-6-3x2")
+    pdb.pdb_heuristic(goal)                          # builds both partitions
+    monkeypatch.delenv("PUZZLEKIT_PDB")
+    assert pdb.ready(goal, "6-6-3x2") and pdb.table_set(3, 2, 0) == "6-6-3x2"
+    with pytest.raises(pk.PuzzleError, match="unknown pattern database set '7-8'"):
+        pdb.table_set(3, 2, 0, "7-8")
+
+
 def test_a_pattern_table_covers_every_placement_of_its_tiles():
     p = pdb.build_pattern(4, 4, 0, (12, 13, 14))
     reached = [v for v in p.table if v != 255]
@@ -120,7 +168,7 @@ def test_a_pattern_table_covers_every_placement_of_its_tiles():
 
 def test_a_build_reports_its_layers_then_done(tmp_path, monkeypatch):
     monkeypatch.setenv("PUZZLEKIT_CACHE", str(tmp_path))
-    pdb._DATABASES.pop((2, 3, 0), None)
+    pdb._DATABASES.pop((2, 3, 0, False), None)
     events = []
     pdb.databases(2, 3, 0, progress=events.append)
     layers = [e.value for e in events if e.kind == "layer"]
@@ -144,7 +192,7 @@ def test_tables_are_cached_on_disk_and_reloaded(tmp_path, monkeypatch):
 def test_ready_says_whether_a_build_is_needed(tmp_path, monkeypatch):
     monkeypatch.setenv("PUZZLEKIT_CACHE", str(tmp_path))
     goal = ((1, 2), (3, 4), (5, 0))               # 3×2: small, and not built before
-    pdb._DATABASES.pop((3, 2, 0), None)
+    pdb._DATABASES.pop((3, 2, 0, False), None)
     assert not pdb.ready(goal)
     pdb.pdb_heuristic(goal)
     assert pdb.ready(goal) and not pdb.ready(pk.goal_state(5))
@@ -223,6 +271,17 @@ def test_princeton_boards_with_the_blank_last_goal(fifteen, name):
     moves, _ = pdb.idastar_pdb(flatten(start), flatten(goal), 4, 4)
     assert len(moves) == optimal
     assert pk.check_solution(start, goal, moves).ok
+
+
+@pytest.mark.slow
+def test_two_15_puzzle_partitions_stay_admissible_and_prune_more(fifteen):
+    both = pdb.pdb_heuristic(unflatten(KORF_GOAL, 4, 4), "6-6-3x2").h
+    one = pdb.pdb_heuristic(unflatten(KORF_GOAL, 4, 4), "6-6-3").h
+    assert all(one(tiles) <= both(tiles) <= optimal for _, tiles, optimal in korf100())
+    for _, tiles, optimal in sorted(korf100(), key=lambda r: r[2])[:4]:
+        runs = [pdb.idastar_pdb(tiles, KORF_GOAL, 4, 4, tables=t) for t in pdb.TABLE_SETS]
+        assert [len(m) for m, _ in runs] == [optimal, optimal]
+        assert runs[1][1].nodes_generated <= runs[0][1].nodes_generated
 
 
 @pytest.mark.slow
