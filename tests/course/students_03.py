@@ -58,6 +58,11 @@ def num_inversions(squares):
 def same_parity(initial, goal):
     return num_inversions(initial) % 2 == num_inversions(goal) % 2
 '''},
+    # Takes puzzlekit's ready-made Manhattan distance instead of writing it: caught by
+    # forbid_reference. Loses manhattan (3); the solver still works with it.
+    "manhattan_from_puzzlekit": {"manhattan_solution": '''
+from puzzlekit import manhattan
+'''},
 }
 
 EXPECTED: dict[str, tuple[float, float]] = {
@@ -65,4 +70,5 @@ EXPECTED: dict[str, tuple[float, float]] = {
     "astar_forgets_g": (11, 11),
     "solvable_blank_not_moved_home": (14, 14),
     "inversions_count_the_blank": (18, 18),
+    "manhattan_from_puzzlekit": (17, 17),
 }
