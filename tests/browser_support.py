@@ -213,6 +213,21 @@ def screenshot(page_or_element: object, name: str, **kw: object) -> Path:
     return path
 
 
+def execute(cells: list[str], **client_options: object) -> object:
+    """A new notebook of these code cells, executed as `jupyter nbconvert --execute` does
+    (nbclient; not under nbgrader's autograder)."""
+    import nbformat
+    from nbclient import NotebookClient
+    mp = pytest.MonkeyPatch()
+    mp.delenv("NBGRADER_EXECUTION", raising=False)      # the kernel inherits the environment
+    try:
+        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
+        NotebookClient(nb, timeout=120, kernel_name="python3", **client_options).execute()
+    finally:
+        mp.undo()
+    return nb
+
+
 def copy_notebook(src: Path, dest_dir: Path) -> Path:
     """A private copy of a notebook to run (the repo's copy stays without outputs)."""
     dest_dir.mkdir(parents=True, exist_ok=True)

@@ -16,9 +16,9 @@ import time
 
 import pytest
 
-from browser_support import (ALL_CELLS_RAN, REPO, chromium, copy_notebook, jupyter_lab,
-                             offline, require_chromium, screenshot, slide_by_arrow_key,
-                             slide_by_click, tiles)
+from browser_support import (ALL_CELLS_RAN, REPO, chromium, copy_notebook, execute,
+                             jupyter_lab, offline, require_chromium, screenshot,
+                             slide_by_arrow_key, slide_by_click, tiles)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -220,3 +220,34 @@ def test_the_heuristics_demo_runs_and_shows_overlays_and_progress_bars(demo2):
                      bars.first.inner_text())
     bars.first.scroll_into_view_if_needed()
     screenshot(demo2, "lab-11-progress")
+
+
+UNTRUSTED = ["import puzzlekit as pk\nfrom puzzlekit.display import show_diff",
+             "pk.show(((8, 0, 6), (5, 4, 7), (2, 3, 1)))",
+             "pk.animate_path(pk.goal_state(3), 'UL', frames_per_move=2)",
+             "show_diff(pk.goal_state(3), pk.apply_moves(pk.goal_state(3), 'U'))"]
+
+
+def test_a_notebook_run_elsewhere_is_sanitised_but_keeps_its_colours(lab, page):
+    """Outputs saved by someone else are not trusted here: JupyterLab drops their scripts
+    and filters their inline styles. The boards keep their colours, the diff its outline,
+    the animation its first frame, and no dead buttons show."""
+    import nbformat
+    nbformat.write(execute(UNTRUSTED), lab.root / "untrusted.ipynb")
+    other = page.context.browser.new_page(viewport={"width": 1400, "height": 1000})
+    try:
+        other.goto(lab.lab_url("untrusted.ipynb"))
+        boards = other.locator(".jp-OutputArea-output table.pk-board")
+        boards.first.wait_for(timeout=STEP_TIMEOUT)
+        assert other.locator(".pk-player[data-ready]").count() == 0      # no script ran
+        colours = boards.first.evaluate(
+            "t => [...t.querySelectorAll('td')].map(td => getComputedStyle(td).backgroundColor)")
+        assert len(set(colours)) == 9 and "rgb(250, 128, 114)" in colours
+        diff = other.locator("td.pk-diff").first
+        assert diff.evaluate("td => getComputedStyle(td).boxShadow") != "none"
+        frame = other.locator(".pk-player .pk-frame")
+        assert frame.evaluate("img => img.complete && img.naturalWidth > 0")
+        assert not other.locator(".pk-player .pk-controls").is_visible()
+        screenshot(other, "lab-12-untrusted")
+    finally:
+        other.close()

@@ -16,6 +16,7 @@ pytestmark = pytest.mark.browser
 _support = pytest.importorskip("browser_support", reason="tests/browser_support.py is missing")
 chromium, offline = _support.chromium, _support.offline
 require_chromium, screenshot = _support.require_chromium, _support.screenshot
+execute = _support.execute
 
 CELLS = [
     "import puzzlekit as pk\nstart = ((8, 0, 6), (5, 4, 7), (2, 3, 1))",
@@ -48,20 +49,6 @@ def exported(tmp_path_factory) -> dict:
     (folder / "vscode.html").write_text(vscode_page(htmls), encoding="utf-8")
     return {"nb": nb, "nbconvert": full, "feedback": folder / "feedback.html",
             "bare": folder / "bare.html", "vscode": folder / "vscode.html"}
-
-
-def execute(cells: list[str], **client_options: object):
-    """A new notebook of these code cells, executed as `jupyter nbconvert --execute` does."""
-    import nbformat
-    from nbclient import NotebookClient
-    mp = pytest.MonkeyPatch()
-    mp.delenv("NBGRADER_EXECUTION", raising=False)      # the kernel inherits the environment
-    try:
-        nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells])
-        NotebookClient(nb, timeout=120, kernel_name="python3", **client_options).execute()
-    finally:
-        mp.undo()
-    return nb
 
 
 def page(body: str, head: str = "") -> str:
