@@ -17,8 +17,11 @@ $(STAMP): pyproject.toml
 
 venv: $(STAMP)
 
+# root (containers, CI machines) needs --allow-root; everyone else gets the plain command
+ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
+
 lab: $(STAMP)
-	cd notebooks && ../$(VENV)/bin/jupyter lab   # from the course root, so nbgrader finds its config
+	cd notebooks && ../$(VENV)/bin/jupyter lab $(ALLOW_ROOT)   # from the course root, so nbgrader finds its config
 
 test: $(STAMP)
 	$(PY) -m pytest $(PYTEST_ARGS)
