@@ -225,13 +225,15 @@ def test_the_heuristics_demo_runs_and_shows_overlays_and_progress_bars(demo2):
 UNTRUSTED = ["import puzzlekit as pk\nfrom puzzlekit.display import show_diff",
              "pk.show(((8, 0, 6), (5, 4, 7), (2, 3, 1)))",
              "pk.animate_path(pk.goal_state(3), 'UL', frames_per_move=2)",
-             "show_diff(pk.goal_state(3), pk.apply_moves(pk.goal_state(3), 'U'))"]
+             "show_diff(pk.goal_state(3), pk.apply_moves(pk.goal_state(3), 'U'))",
+             "pk.play(state=((1, 2, 3), (4, 0, 6), (7, 5, 8)))"]
 
 
 def test_a_notebook_run_elsewhere_is_sanitised_but_keeps_its_colours(lab, page):
     """Outputs saved by someone else are not trusted here: JupyterLab drops their scripts
     and filters their inline styles. The boards keep their colours, the diff its outline,
-    the animation its first frame, and no dead buttons show."""
+    the animation its first frame, and no dead buttons show; a widget (never drawn for
+    untrusted outputs) shows its static picture."""
     import nbformat
     nbformat.write(execute(UNTRUSTED), lab.root / "untrusted.ipynb")
     other = page.context.browser.new_page(viewport={"width": 1400, "height": 1000})
@@ -248,6 +250,8 @@ def test_a_notebook_run_elsewhere_is_sanitised_but_keeps_its_colours(lab, page):
         frame = other.locator(".pk-player .pk-frame")
         assert frame.evaluate("img => img.complete && img.naturalWidth > 0")
         assert not other.locator(".pk-player .pk-controls").is_visible()
-        screenshot(other, "lab-12-untrusted")
+        assert other.get_by_text("moves made: 0 · Manhattan distance: 2").count() == 1
+        assert boards.count() == 1 + 2 + 1 and other.locator(".puzzlekit-board").count() == 0
+        screenshot(other, "lab-12-untrusted", full_page=True)
     finally:
         other.close()
