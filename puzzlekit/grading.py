@@ -225,6 +225,29 @@ def _reference(name: str) -> tuple[object, object]:
     return module, getattr(module, name)
 
 
+#: puzzlekit modules that import nothing heavy (no matplotlib, no ipywidgets)
+_LIGHT = ("board", "lecture", "moves", "formats", "solvability", "scramble", "exact",
+          "heuristics", "layered", "solver", "text", "display")
+
+
+def _import_light_modules() -> None:
+    import importlib
+    for name in _LIGHT:
+        importlib.import_module(f"puzzlekit.{name}")
+
+
+def _restore_leftovers(originals: dict[str, object]) -> None:
+    """Put the real function back wherever a stand-in is still bound in puzzlekit (a
+    module first imported inside the block may have copied one)."""
+    for mod_name, module in list(sys.modules.items()):
+        if mod_name != "puzzlekit" and not mod_name.startswith("puzzlekit."):
+            continue
+        space = getattr(module, "__dict__", {})
+        for key, value in list(space.items()):
+            if isinstance(value, _Forbidden) and value.name in originals:
+                space[key] = originals[value.name]
+
+
 def _caller_namespaces() -> list[dict[str, Any]]:
     spaces: list[dict[str, Any]] = []
     main = sys.modules.get("__main__")
@@ -253,10 +276,12 @@ def forbid_reference(*names: str) -> Iterator[None]:
     import puzzlekit
     calls: list[str] = []
     patches: list[tuple[dict[str, Any], str, object]] = []   # (namespace, key, old value)
-    originals = {}
-    for name in names:
-        module, func = _reference(name)
-        originals[name] = func
+    # look every reference up (importing its module, and whatever that imports) before
+    # patching any, so that no module imported now keeps a stand-in for good
+    _import_light_modules()
+    found = {name: _reference(name) for name in names}
+    originals = {name: func for name, (_, func) in found.items()}
+    for name, (module, _) in found.items():
         stand_in = _Forbidden(name, calls)
         for space in (vars(module), vars(puzzlekit)):
             patches.append((space, name, space.get(name, _ABSENT)))
@@ -275,6 +300,7 @@ def forbid_reference(*names: str) -> Iterator[None]:
                 space.pop(key, None)
             else:
                 space[key] = old
+        _restore_leftovers(originals)
     if calls:
         raise AssertionError(f"your code called puzzlekit's ready-made {calls[0]}; this "
                              "exercise asks you to write it yourself")

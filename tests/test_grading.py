@@ -115,3 +115,22 @@ def test_assert_prints_path_reads_numbers_and_letters_in_any_layout():
                            "DRD")
     with pytest.raises(AssertionError, match="should print 4 boards"):
         assert_prints_path(lambda b, m: printer(b, m[:2]), [1, 0, 3, 4, 2, 5, 7, 8, 6], "DRD")
+
+
+def test_forbid_reference_leaves_no_stand_in_behind_in_modules_imported_meanwhile():
+    import subprocess
+    import sys
+    code = (
+        "import puzzlekit as pk\n"
+        "from puzzlekit.grading import forbid_reference\n"
+        "with forbid_reference('is_solvable', 'explain_solvability', 'solve'):\n"
+        "    pass\n"
+        "import puzzlekit.solver, puzzlekit.solvability\n"
+        "assert pk.solve(((1, 2), (0, 3))).length == 1\n"
+        "assert pk.is_solvable(((1, 2), (0, 3)))\n"
+        "with forbid_reference('explain_solvability'):\n"
+        "    import puzzlekit.widgets\n"
+        "print('ok')\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert out.stdout.strip() == "ok", out.stderr
