@@ -142,20 +142,20 @@ def test_two_partitions_find_optimal_8_puzzle_solutions_with_no_more_nodes(name,
     assert two <= one           # a pointwise larger heuristic prunes a subset of the tree
 
 
-def test_the_table_set_is_asked_for_or_taken_when_already_built(tmp_path, monkeypatch):
+def test_the_table_set_is_asked_for_or_named_in_the_environment(tmp_path, monkeypatch):
     monkeypatch.setenv("PUZZLEKIT_CACHE", str(tmp_path))
     monkeypatch.delenv("PUZZLEKIT_PDB", raising=False)
     goal = ((0, 1), (2, 3), (4, 5))                 # 3×2, blank first: not built before
     for second in (False, True):
         pdb._DATABASES.pop((3, 2, 0, second), None)
-    assert pdb.table_set(3, 2, 0) == "6-6-3" and not pdb.ready(goal, "6-6-3x2")
-    assert pdb.table_set(3, 2, 0, "6-6-3x2") == "6-6-3x2"
+    assert pdb.table_set() == "6-6-3" and pdb.table_set("6-6-3x2") == "6-6-3x2"
+    pdb.pdb_heuristic(goal)
+    assert pdb.ready(goal) and not pdb.ready(goal, "6-6-3x2")
     monkeypatch.setenv("PUZZLEKIT_PDB", "6-6-3x2")
-    pdb.pdb_heuristic(goal)                          # builds both partitions
-    monkeypatch.delenv("PUZZLEKIT_PDB")
-    assert pdb.ready(goal, "6-6-3x2") and pdb.table_set(3, 2, 0) == "6-6-3x2"
+    pdb.pdb_heuristic(goal)                          # builds the second partition too
+    assert pdb.table_set() == "6-6-3x2" and pdb.ready(goal, "6-6-3x2")
     with pytest.raises(pk.PuzzleError, match="unknown pattern database set '7-8'"):
-        pdb.table_set(3, 2, 0, "7-8")
+        pdb.table_set("7-8")
 
 
 def test_a_pattern_table_covers_every_placement_of_its_tiles():
