@@ -5,9 +5,11 @@ and most of the A* table), or with everything else by ``make bench``. Every opti
 length is checked against ../shared/data. Times are wall-clock seconds with CPU seconds
 beside them: the machine is shared, so CPU time is the fairer figure of the code itself.
 
-- PDB build: the 6-6-3 tables built from scratch into a temporary cache folder.
-- Korf's 100 (goal blank first): all solved by IDA* + PDB, lengths checked.
-- Princeton puzzle4x4-78 / -80 (goal blank last, served by symmetry).
+- PDB build: the 6-6-3 tables (column cut) built from scratch into a temporary cache
+  folder, then Korf & Felner's 6-6-3, the second partition of the table set "6-6-3x2".
+- Korf's 100 (goal blank first): all solved by IDA* + PDB, lengths checked, with each
+  table set ("6-6-3": one partition; "6-6-3x2": the larger of two partitions' sums).
+- Princeton puzzle4x4-78 / -80 (goal blank last, served by symmetry), with each table set.
 - Seed 001's table, extended: A* with Hamming, Manhattan, linear conflict and PDB on
   puzzle28..puzzle42 and on all 3×3 Princeton files; plus the fast IDA* engines.
 - BFS vs bidirectional BFS vs A* on the lecture's 31-move 8-puzzle; Manhattan IDA* speed.
@@ -60,15 +62,16 @@ def peak_rss_mb() -> float:
 
 # ------------------------------------------------------------------------- measurements
 
-def build_rows() -> tuple[list[dict], float]:
-    """Build the 6-6-3 tables from scratch (a private cache folder); one row per table."""
+def build_rows(second: bool = False) -> tuple[list[dict], float]:
+    """Build one partition's tables from scratch (a private cache folder); a row per table."""
     rows = []
+    name = "second 6-6-3 (Korf & Felner's)" if second else "6-6-3 (column cut)"
     with tempfile.TemporaryDirectory() as tmp:
         old = os.environ.get("PUZZLEKIT_CACHE")
         os.environ["PUZZLEKIT_CACHE"] = tmp
-        pdb._DATABASES.clear()
+        pdb._DATABASES.pop((4, 4, 0, second), None)
         try:
-            wall, cpu, db = timed(lambda: pdb.databases(4, 4, 0))
+            wall, cpu, db = timed(lambda: pdb.databases(4, 4, 0, second=second))
         finally:
             if old is None:
                 os.environ.pop("PUZZLEKIT_CACHE", None)
@@ -78,16 +81,17 @@ def build_rows() -> tuple[list[dict], float]:
         rows.append({"case": f"PDB build: tiles on squares {rep.cells}", "seconds": rep.seconds,
                      "nodes": rep.states, "result": f"max value {rep.max_value}; BFS array "
                      f"{rep.work_bytes / 2**20:.0f} MB, table {rep.table_bytes / 2**20:.2f} MB"})
-    rows.append({"case": "PDB build: 6-6-3 total", "seconds": wall, "cpu s": cpu,
+    rows.append({"case": f"PDB build: {name} total", "seconds": wall, "cpu s": cpu,
                  "result": f"tables {db.nbytes / 2**20:.1f} MB in memory; "
                            f"peak RSS so far {peak_rss_mb():.0f} MB"})
     return rows, wall
 
 
-def korf_rows(build_seconds: float) -> list[dict]:
+def korf_rows(build_seconds: float, tables: str = "6-6-3") -> list[dict]:
     times, cpus, nodes, expanded, bad = [], [], 0, 0, []
     for i, tiles, optimal in korf100():
-        wall, cpu, (moves, stats) = timed(lambda: pdb.idastar_pdb(tiles, KORF_GOAL, 4, 4))
+        wall, cpu, (moves, stats) = timed(lambda: pdb.idastar_pdb(tiles, KORF_GOAL, 4, 4,
+                                                                  tables=tables))
         times.append(wall)
         cpus.append(cpu)
         nodes += stats.nodes_generated
@@ -99,30 +103,30 @@ def korf_rows(build_seconds: float) -> list[dict]:
     verdict = "all 100 optimal (lengths sum to {})".format(
         sum(o for _, _, o in korf100())) if not bad else f"WRONG on {bad}"
     return [
-        {"case": "Korf 100: IDA* + 6-6-3 PDB (+ reflection)", "seconds": total,
+        {"case": f"Korf 100: IDA* + {tables} PDB (+ reflection)", "seconds": total,
          "cpu s": sum(cpus), "nodes": nodes, "expanded": expanded,
          "median s": statistics.median(times),
          "max s": max(times), "nodes/s": nodes / sum(cpus), "result": verdict},
-        {"case": "Korf 100 including the PDB build", "seconds": total + build_seconds,
+        {"case": f"Korf 100 including the {tables} build", "seconds": total + build_seconds,
          "result": "target < 120 s"},
     ]
 
 
-def princeton_rows(names: list[str], time_limit: float) -> list[dict]:
+def princeton_rows(names: list[str], time_limit: float, tables: str = "6-6-3") -> list[dict]:
     ans, rows = answers(), []
     for name in names:
         S = pk.read_board(DATA / "princeton" / name)
         goal = pk.goal_state(*pk.shape(S))
         try:
             wall, cpu, (moves, st) = timed(lambda: pdb.idastar_pdb(
-                flatten(S), flatten(goal), 4, 4, time_limit=time_limit))
+                flatten(S), flatten(goal), 4, 4, time_limit=time_limit, tables=tables))
         except pk.SearchLimitReached as e:
-            rows.append({"case": f"{name}: IDA* + PDB", "seconds": None,
+            rows.append({"case": f"{name}: IDA* + {tables} PDB", "seconds": None,
                          "nodes": e.stats.nodes_generated,
                          "result": f"not within {time_limit:g} s (bound {e.stats.depth})"})
             continue
         ok = len(moves) == ans[name] and pk.check_solution(S, goal, moves).ok
-        rows.append({"case": f"{name}: IDA* + PDB", "seconds": wall, "cpu s": cpu,
+        rows.append({"case": f"{name}: IDA* + {tables} PDB", "seconds": wall, "cpu s": cpu,
                      "nodes": st.nodes_generated, "expanded": st.nodes_expanded,
                      "nodes/s": st.nodes_generated / cpu,
                      "result": f"{len(moves)} moves, " + ("optimal" if ok else "WRONG")})
@@ -232,8 +236,12 @@ def main(quick: bool = False) -> dict:
                 "notes": [f"skipped: {DATA} not present"]}
     rows, build_seconds = build_rows()
     rows += korf_rows(build_seconds)
-    rows += princeton_rows(["puzzle4x4-78.txt"] + ([] if quick else ["puzzle4x4-80.txt"]),
-                           time_limit=900)
+    hard = ["puzzle4x4-78.txt"] + ([] if quick else ["puzzle4x4-80.txt"])
+    rows += princeton_rows(hard, time_limit=900)
+    second_rows, second_seconds = build_rows(second=True)
+    rows += second_rows
+    rows += korf_rows(build_seconds + second_seconds, tables="6-6-3x2")
+    rows += princeton_rows(hard, time_limit=900, tables="6-6-3x2")
     rows += manhattan_speed_rows()
     seed001 = ["puzzle28.txt", "puzzle30.txt", "puzzle32.txt", "puzzle34.txt",
                "puzzle36.txt", "puzzle38.txt", "puzzle40.txt", "puzzle42.txt"]
