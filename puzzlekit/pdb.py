@@ -70,7 +70,15 @@ BITS = 4
 #   B  C  C  C        C  C  C  A
 PARTITION_4x4 = ((2, 3, 6, 7, 10, 11), (1, 4, 5, 8, 9, 12), (13, 14, 15))
 PARTITION_4x4_KF = ((3, 6, 7, 10, 11, 15), (1, 2, 4, 5, 8, 9), (12, 13, 14))
-TABLE_SETS = ("6-6-3", "6-6-3x2")   #: the choices of `tables` (see `table_set`)
+# The same cut with seven tiles a side: 2 x 256 MB of tables, 2.5 minutes of CPU to
+# build (the blank's regions, see `_component_bfs_table`); built only when asked for.
+#   .  B  A  A
+#   B  B  A  A
+#   B  B  A  A
+#   B  B  C  A
+PARTITION_4x4_BIG = ((2, 3, 6, 7, 10, 11, 15), (1, 4, 5, 8, 9, 12, 13), (14,))
+#: the choices of `tables` (see `table_set`): the partitions each set maximises over
+TABLE_SETS = {"6-6-3": ("main",), "6-6-3x2": ("main", "second"), "7-7-1": ("big",)}
 
 
 # ----------------------------------------------------------------------------- patterns
@@ -150,7 +158,8 @@ def build_pattern(rows: int, cols: int, blank: int, cells: Sequence[int], *,
         BUILD_LOG.append(BuildReport(cells, time.perf_counter() - t0, 0,
                                      max(b for b in set(table) if b != 255), 0, size, True))
         return Pattern(rows, cols, blank, cells, table)
-    table = _bfs_table(rows, cols, blank, cells, progress)
+    build = _component_bfs_table if len(cells) >= 7 else _bfs_table   # 4 GB otherwise
+    table = build(rows, cols, blank, cells, progress)
     if use_cache:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -211,6 +220,92 @@ def _bfs_table(rows: int, cols: int, blank: int, cells: tuple[int, ...],
     return table.tobytes()
 
 
+def _component_bfs_table(rows: int, cols: int, blank: int, cells: tuple[int, ...],
+                         progress: Reporter | None, chunk: int = 1 << 21) -> bytes:
+    """The same table as `_bfs_table`, in far less memory: for big patterns (7 tiles).
+
+    The blank moves for free inside its *region* (the squares it reaches without moving a
+    pattern tile), so an abstract state is a placement of the tiles plus a region, named
+    by its lowest square: a 16-bit mask per placement records the regions seen. A move
+    slides a tile that borders the region into it (cost 1); the blank's new region grows
+    from the square the tile left. Memory: 3 bytes per index (2**28 of them for 7 tiles)
+    instead of 16.
+    """
+    import numpy as np
+
+    t0 = time.perf_counter()
+    k, n = len(cells), rows * cols
+    full = (1 << n) - 1
+    left_ok = sum(1 << p for p in range(n) if p % cols)           # squares with a left
+    right_ok = sum(1 << p for p in range(n) if p % cols != cols - 1)
+    low = np.zeros(1 << n, dtype=np.int64)                        # lowest set bit
+    for b in range(n - 1, -1, -1):
+        low[1 << b::1 << (b + 1)] = b
+
+    def region(seed: Any, free: Any) -> Any:
+        m = seed
+        while True:
+            grown = (m | (m >> cols) | ((m << cols) & full) | ((m & left_ok) >> 1)
+                     | ((m & right_ok) << 1)) & free
+            if np.array_equal(grown, m):
+                return m
+            m = grown
+
+    nbr = np.full((4, 16), -1, dtype=np.int64)
+    for p, qs in enumerate(_neighbors(rows, cols)):
+        for i, q in enumerate(qs):
+            nbr[i, p] = q
+    seen = np.zeros(1 << (BITS * k), dtype=np.uint16)
+    value = np.full(1 << (BITS * k), 255, dtype=np.uint8)
+    start = sum(p << (BITS * j) for j, p in enumerate(cells))
+    occ0 = sum(1 << p for p in cells)
+    reg0 = region(np.array([1 << blank], dtype=np.int64), np.int64(full & ~occ0))
+    seen[start] = 1 << int(low[reg0[0]])
+    value[start] = 0
+    P, R = np.array([start], dtype=np.int64), reg0
+    d, states = 0, 0
+    while P.size:
+        states += P.size
+        nexts: list[tuple[Any, Any]] = []
+        for c in range(0, P.size, chunk):
+            p, r = P[c:c + chunk].astype(np.int64), R[c:c + chunk].astype(np.int64)
+            f = [(p >> (BITS * j)) & 15 for j in range(k)]
+            occ = np.zeros(p.size, dtype=np.int64)
+            for fj in f:
+                occ |= np.int64(1) << fj
+            for j in range(k):
+                for i in range(4):
+                    s = nbr[i][f[j]]
+                    ok = (s >= 0) & (((r >> np.maximum(s, 0)) & 1) == 1)
+                    if not ok.any():
+                        continue
+                    sj, fj = s[ok], f[j][ok]
+                    q = p[ok] + ((sj - fj) << (BITS * j))
+                    new_occ = occ[ok] - (np.int64(1) << fj) + (np.int64(1) << sj)
+                    rq = region(np.int64(1) << fj, full & ~new_occ)
+                    bit = np.left_shift(1, low[rq]).astype(np.uint16)
+                    fresh = (seen[q] & bit) == 0
+                    q, rq, bit = q[fresh], rq[fresh], bit[fresh]
+                    _, first = np.unique(q * 16 + low[rq], return_index=True)
+                    q, rq, bit = q[first], rq[first], bit[first]
+                    np.bitwise_or.at(seen, q, bit)
+                    nexts.append((q.astype(np.int32), rq.astype(np.uint16)))
+        if nexts:
+            P = np.concatenate([a for a, _ in nexts])
+            R = np.concatenate([b for _, b in nexts])
+            del nexts
+            value[P[value[P] == 255]] = d + 1
+        else:
+            P = P[:0]
+        if progress is not None:
+            progress(_event("pdb-build", "layer", d, states, time.perf_counter() - t0))
+        d += 1
+    BUILD_LOG.append(BuildReport(cells, time.perf_counter() - t0, states,
+                                 int(value[value < 255].max()),
+                                 seen.nbytes + value.nbytes, value.nbytes, False))
+    return value.tobytes()
+
+
 def _sorted_set(a: Any) -> Any:
     import numpy as np
     a.sort()
@@ -248,19 +343,23 @@ def _symmetries(rows: int, cols: int) -> list[tuple[int, ...]]:
 
 
 def _partition(rows: int, cols: int, blank: int,
-               second: bool = False) -> tuple[tuple[int, ...], ...]:
+               name: str = "main") -> tuple[tuple[int, ...], ...]:
     """The column-cut 6-6-3 for the 15-puzzle; elsewhere row-major groups of ≤ 5 tiles.
 
-    second=True: a different partition of the same sizes, for the maximum of two
+    "second": a different partition of the same sizes, for the maximum of two
     heuristics (Korf & Felner's 6-6-3; elsewhere the row-major groups shifted by half a
     group, since column-major groups would only repeat the reflected lookup).
+    "big": the 7-7-1 column cut; elsewhere row-major groups of ≤ 7 tiles.
     """
+    if name not in ("main", "second", "big"):
+        raise PuzzleError(f"unknown partition {name!r}")
     if (rows, cols, blank) == (4, 4, 0):
-        return PARTITION_4x4_KF if second else PARTITION_4x4
+        return {"main": PARTITION_4x4, "second": PARTITION_4x4_KF,
+                "big": PARTITION_4x4_BIG}[name]
     cells = [c for c in range(rows * cols) if c != blank]
-    groups = -(-len(cells) // 5)
+    groups = -(-len(cells) // (7 if name == "big" else 5))
     size = -(-len(cells) // groups)
-    if second:
+    if name == "second":
         cells = cells[size // 2:] + cells[:size // 2]
     return tuple(tuple(cells[i:i + size]) for i in range(0, len(cells), size))
 
@@ -301,22 +400,22 @@ class Databases:
         return sum(p.table[i] for p, i in zip(self.patterns, ix))
 
 
-_DATABASES: dict[tuple[int, int, int, bool], Databases] = {}
+_DATABASES: dict[tuple[int, int, int, str], Databases] = {}
 
 
-def databases(rows: int, cols: int, blank: int = 0, *, second: bool = False,
+def databases(rows: int, cols: int, blank: int = 0, *, partition: str = "main",
               progress: object = None) -> Databases:
     """The pattern databases for goals with the blank on `blank` (built or loaded once).
 
-    second=True gives the tables of the second partition (see `_partition`).
+    partition: "main", "second" or "big" (see `_partition`).
     progress: None, True (a progress line or bar) or a function of a `ProgressEvent`;
     a build reports each finished BFS layer as kind "layer", and "done" at the end.
     """
-    key = (rows, cols, blank, second)
+    key = (rows, cols, blank, partition)
     if key not in _DATABASES:
         from .progress import make_reporter
         progress = make_reporter(progress)
-        parts = _partition(rows, cols, blank, second)
+        parts = _partition(rows, cols, blank, partition)
         t0, logged = time.perf_counter(), len(BUILD_LOG)
         pats = tuple(build_pattern(rows, cols, blank, cells, progress=progress)
                      for cells in parts)
@@ -344,31 +443,35 @@ def ready(goal: State, tables: str = "6-6-3") -> bool:
     if rows * cols > MAX_CELLS:
         return False
     blank = frame(flatten(goal), rows, cols).blank
-    return all(_ready(rows, cols, blank, second) for second in _seconds(tables))
+    return all(_ready(rows, cols, blank, part) for part in _parts(tables))
 
 
-def _ready(rows: int, cols: int, blank: int, second: bool) -> bool:
-    return (rows, cols, blank, second) in _DATABASES or all(
+def _ready(rows: int, cols: int, blank: int, partition: str) -> bool:
+    return (rows, cols, blank, partition) in _DATABASES or all(
         _cache_file(rows, cols, blank, cells).exists()
-        for cells in _partition(rows, cols, blank, second))
+        for cells in _partition(rows, cols, blank, partition))
 
 
-def _seconds(tables: str) -> tuple[bool, ...]:
-    """Which partitions a table set uses: the first only, or both."""
+def _parts(tables: str) -> tuple[str, ...]:
+    """The partitions a table set maximises over."""
     if tables not in TABLE_SETS:
         raise PuzzleError(f"unknown pattern database set {tables!r}; choose one of "
                           f"{', '.join(TABLE_SETS)}")
-    return (False, True) if tables == "6-6-3x2" else (False,)
+    return TABLE_SETS[tables]
 
 
-def table_set(tables: str | None = None) -> str:
-    """The table set a search uses: `tables` if given, else $PUZZLEKIT_PDB, else "6-6-3".
+def table_set(tables: str | None = None, rows: int = 4, cols: int = 4, blank: int = 0) -> str:
+    """The table set a search uses: `tables` if given, else $PUZZLEKIT_PDB, else "7-7-1"
+    when its tables are already built (on disk or loaded), else "6-6-3".
 
-    "6-6-3x2" (the larger of two partitions' sums) generates fewer nodes but costs about
-    twice as much per node, which measured slower overall; so it is never chosen unasked.
+    "7-7-1" needs 0.5 GB of tables and minutes to build, so nothing builds it unasked.
+    "6-6-3x2" (the larger of two 6-6-3 sums) generates fewer nodes than "6-6-3" but
+    costs twice as much per node, which measured no faster; it is there to compare.
     """
-    tables = tables or os.environ.get("PUZZLEKIT_PDB") or "6-6-3"
-    _seconds(tables)
+    tables = tables or os.environ.get("PUZZLEKIT_PDB") or None
+    if tables is None:
+        tables = "7-7-1" if _ready(rows, cols, blank, "big") else "6-6-3"
+    _parts(tables)
     return tables
 
 
@@ -413,7 +516,7 @@ def _check_flat(s: Flat, goal: Flat, rows: int, cols: int) -> None:
 def pdb_heuristic(goal: State, tables: str | None = None) -> FlatHeuristic:
     """The additive PDB heuristic (max with its reflection) for `goal`, on flat states.
 
-    tables: "6-6-3" or "6-6-3x2" (the maximum over two partitions); see `table_set`.
+    tables: "6-6-3", "6-6-3x2", "7-7-1" or None; see `table_set`.
     """
     goal = validate_state(goal, name="goal")
     rows, cols = shape(goal)
@@ -422,8 +525,8 @@ def pdb_heuristic(goal: State, tables: str | None = None) -> FlatHeuristic:
         raise PuzzleError(f"pattern databases are for boards of at most {MAX_CELLS} squares "
                           f"(up to 4×4); this goal is {rows}×{cols}")
     fr = frame(g, rows, cols)
-    dbs = [databases(rows, cols, fr.blank, second=second)
-           for second in _seconds(table_set(tables))]
+    dbs = [databases(rows, cols, fr.blank, partition=part)
+           for part in _parts(table_set(tables, rows, cols, fr.blank))]
 
     def h(s: Flat) -> int:
         pos = [0] * len(s)
@@ -453,15 +556,15 @@ def idastar_pdb(start: Flat, goal: Flat, rows: int, cols: int, *,
 
     progress: None, True or a function of a `ProgressEvent` (table building reports
     layers; the search reports each new bound and "done").
-    tables: "6-6-3", "6-6-3x2" or None (see `table_set`).
+    tables: "6-6-3", "6-6-3x2", "7-7-1" or None (see `table_set`).
     """
     from .progress import make_reporter
     progress = make_reporter(progress)
     start, goal = tuple(start), tuple(goal)
     _check_flat(start, goal, rows, cols)
     fr = frame(goal, rows, cols)
-    dbs = [databases(rows, cols, fr.blank, second=second, progress=progress)
-           for second in _seconds(table_set(tables))]
+    dbs = [databases(rows, cols, fr.blank, partition=part, progress=progress)
+           for part in _parts(table_set(tables, rows, cols, fr.blank))]
     return _run(_pdb_engine(dbs, fr.board(start)), "idastar", fr, start, rows, cols,
                 max_nodes, time_limit, progress)
 

@@ -114,7 +114,7 @@ def test_other_small_shapes_are_solved_optimally():
 
 @pytest.mark.parametrize("rows, cols, blank", [(4, 4, 0), (3, 3, 0), (3, 3, 4), (2, 4, 0)])
 def test_the_second_partition_groups_the_same_tiles_differently(rows, cols, blank):
-    first, second = (pdb._partition(rows, cols, blank, s) for s in (False, True))
+    first, second = (pdb._partition(rows, cols, blank, s) for s in ("main", "second"))
     tiles = [c for c in range(rows * cols) if c != blank]
     assert sorted(sum(first, ())) == sorted(sum(second, ())) == tiles
     assert {frozenset(g) for g in first} != {frozenset(g) for g in second}
@@ -123,7 +123,7 @@ def test_the_second_partition_groups_the_same_tiles_differently(rows, cols, blan
 @pytest.mark.parametrize("name", GOALS_3x3)
 def test_the_maximum_of_two_partitions_is_admissible_and_never_below_one(name):
     goal = GOALS_3x3[name]
-    one, two = (pdb.pdb_heuristic(goal, tables).h for tables in pdb.TABLE_SETS)
+    one, two = (pdb.pdb_heuristic(goal, tables).h for tables in ("6-6-3", "6-6-3x2"))
     exact = distance_table(goal)
     states = sample(goal, 1500)
     assert all(one(s) <= two(s) <= exact[s] for s in states)
@@ -135,7 +135,7 @@ def test_the_maximum_of_two_partitions_is_admissible_and_never_below_one(name):
 def test_two_partitions_find_optimal_8_puzzle_solutions_with_no_more_nodes(name, seed):
     goal = GOALS_3x3[name]
     s = sample(goal, 1, seed)[0]
-    runs = [pdb.idastar_pdb(s, flatten(goal), 3, 3, tables=t) for t in pdb.TABLE_SETS]
+    runs = [pdb.idastar_pdb(s, flatten(goal), 3, 3, tables=t) for t in ("6-6-3", "6-6-3x2")]
     assert [len(m) for m, _ in runs] == [distance_table(goal)[s]] * 2
     assert pk.check_solution(unflatten(s, 3, 3), goal, runs[1][0]).ok
     one, two = (stats.nodes_generated for _, stats in runs)
@@ -146,8 +146,8 @@ def test_the_table_set_is_asked_for_or_named_in_the_environment(tmp_path, monkey
     monkeypatch.setenv("PUZZLEKIT_CACHE", str(tmp_path))
     monkeypatch.delenv("PUZZLEKIT_PDB", raising=False)
     goal = ((0, 1), (2, 3), (4, 5))                 # 3×2, blank first: not built before
-    for second in (False, True):
-        pdb._DATABASES.pop((3, 2, 0, second), None)
+    for part in ("main", "second", "big"):
+        pdb._DATABASES.pop((3, 2, 0, part), None)
     assert pdb.table_set() == "6-6-3" and pdb.table_set("6-6-3x2") == "6-6-3x2"
     pdb.pdb_heuristic(goal)
     assert pdb.ready(goal) and not pdb.ready(goal, "6-6-3x2")
@@ -156,6 +156,33 @@ def test_the_table_set_is_asked_for_or_named_in_the_environment(tmp_path, monkey
     assert pdb.table_set() == "6-6-3x2" and pdb.ready(goal, "6-6-3x2")
     with pytest.raises(pk.PuzzleError, match="unknown pattern database set '7-8'"):
         pdb.table_set("7-8")
+
+
+# ------------------------------------------- 7-tile patterns: the blank's regions, scaled down
+
+@pytest.mark.parametrize("rows, cols, blank, cells", [
+    (3, 3, 0, (1, 2, 3, 4)), (3, 3, 8, (0, 1, 2)), (3, 3, 4, (0, 1, 2, 3, 5)),
+    (2, 4, 0, (1, 2, 3)), (4, 4, 0, (12, 13, 14)), (4, 4, 15, (0, 1, 4, 5))])
+def test_the_region_bfs_builds_the_same_table_as_the_0_1_bfs(rows, cols, blank, cells):
+    region = pdb._component_bfs_table(rows, cols, blank, cells, None)
+    assert pdb.BUILD_LOG[-1].max_value == max(v for v in region if v != 255)
+    assert region == pdb._bfs_table(rows, cols, blank, cells, None)
+
+
+def test_seven_tiles_on_a_2x4_board_are_the_exact_distance(tmp_path, monkeypatch):
+    monkeypatch.setenv("PUZZLEKIT_CACHE", str(tmp_path))
+    monkeypatch.delenv("PUZZLEKIT_PDB", raising=False)
+    goal = ((0, 1, 2, 3), (4, 5, 6, 7))
+    pdb._DATABASES.pop((2, 4, 0, "big"), None)
+    assert pdb._partition(2, 4, 0, "big") == ((1, 2, 3, 4, 5, 6, 7),)
+    assert pdb.table_set(None, 2, 4, 0) == "6-6-3"            # not built: never unasked
+    h = pdb.pdb_heuristic(goal, "7-7-1").h                     # built by regions (7 tiles)
+    assert pdb.table_set(None, 2, 4, 0) == "7-7-1"            # built: taken from now on
+    exact = distance_table(goal)
+    assert all(h(s) == d for s, d in exact.items())            # one pattern of every tile
+    s = max(exact, key=exact.get)
+    moves, _ = pdb.idastar_pdb(s, flatten(goal), 2, 4, tables="7-7-1")
+    assert len(moves) == exact[s]
 
 
 def test_a_pattern_table_covers_every_placement_of_its_tiles():
@@ -168,7 +195,7 @@ def test_a_pattern_table_covers_every_placement_of_its_tiles():
 
 def test_a_build_reports_its_layers_then_done(tmp_path, monkeypatch):
     monkeypatch.setenv("PUZZLEKIT_CACHE", str(tmp_path))
-    pdb._DATABASES.pop((2, 3, 0, False), None)
+    pdb._DATABASES.pop((2, 3, 0, "main"), None)
     events = []
     pdb.databases(2, 3, 0, progress=events.append)
     layers = [e.value for e in events if e.kind == "layer"]
@@ -192,7 +219,7 @@ def test_tables_are_cached_on_disk_and_reloaded(tmp_path, monkeypatch):
 def test_ready_says_whether_a_build_is_needed(tmp_path, monkeypatch):
     monkeypatch.setenv("PUZZLEKIT_CACHE", str(tmp_path))
     goal = ((1, 2), (3, 4), (5, 0))               # 3×2: small, and not built before
-    pdb._DATABASES.pop((3, 2, 0, False), None)
+    pdb._DATABASES.pop((3, 2, 0, "main"), None)
     assert not pdb.ready(goal)
     pdb.pdb_heuristic(goal)
     assert pdb.ready(goal) and not pdb.ready(pk.goal_state(5))
@@ -279,7 +306,7 @@ def test_two_15_puzzle_partitions_stay_admissible_and_prune_more(fifteen):
     one = pdb.pdb_heuristic(unflatten(KORF_GOAL, 4, 4), "6-6-3").h
     assert all(one(tiles) <= both(tiles) <= optimal for _, tiles, optimal in korf100())
     for _, tiles, optimal in sorted(korf100(), key=lambda r: r[2])[:4]:
-        runs = [pdb.idastar_pdb(tiles, KORF_GOAL, 4, 4, tables=t) for t in pdb.TABLE_SETS]
+        runs = [pdb.idastar_pdb(tiles, KORF_GOAL, 4, 4, tables=t) for t in ("6-6-3", "6-6-3x2")]
         assert [len(m) for m, _ in runs] == [optimal, optimal]
         assert runs[1][1].nodes_generated <= runs[0][1].nodes_generated
 
