@@ -6,9 +6,11 @@ length is checked against ../shared/data. Times are wall-clock seconds with CPU 
 beside them: the machine is shared, so CPU time is the fairer figure of the code itself.
 
 - PDB build: the 6-6-3 tables (column cut) built from scratch into a temporary cache
-  folder, then Korf & Felner's 6-6-3, the second partition of the table set "6-6-3x2".
+  folder, then Korf & Felner's 6-6-3, the second partition of the table set "6-6-3x2",
+  then (not with --quick) the 7-7-1 tables of the set "7-7-1" (about 2.5 min, 2 GB).
 - Korf's 100 (goal blank first): all solved by IDA* + PDB, lengths checked, with each
-  table set ("6-6-3": one partition; "6-6-3x2": the larger of two partitions' sums).
+  table set ("6-6-3": one partition; "6-6-3x2": the larger of two partitions' sums;
+  "7-7-1": two 7-tile patterns and one tile).
 - Princeton puzzle4x4-78 / -80 (goal blank last, served by symmetry), with each table set.
 - Seed 001's table, extended: A* with Hamming, Manhattan, linear conflict and PDB on
   puzzle28..puzzle42 and on all 3×3 Princeton files; plus the fast IDA* engines.
@@ -62,22 +64,23 @@ def peak_rss_mb() -> float:
 
 # ------------------------------------------------------------------------- measurements
 
-def build_rows(second: bool = False) -> tuple[list[dict], float]:
+def build_rows(partition: str = "main") -> tuple[list[dict], float]:
     """Build one partition's tables from scratch (a private cache folder); a row per table."""
     rows = []
-    name = "second 6-6-3 (Korf & Felner's)" if second else "6-6-3 (column cut)"
+    name = {"main": "6-6-3 (column cut)", "second": "second 6-6-3 (Korf & Felner's)",
+            "big": "7-7-1"}[partition]
     with tempfile.TemporaryDirectory() as tmp:
         old = os.environ.get("PUZZLEKIT_CACHE")
         os.environ["PUZZLEKIT_CACHE"] = tmp
-        pdb._DATABASES.pop((4, 4, 0, second), None)
+        pdb._DATABASES.pop((4, 4, 0, partition), None)
         try:
-            wall, cpu, db = timed(lambda: pdb.databases(4, 4, 0, second=second))
+            wall, cpu, db = timed(lambda: pdb.databases(4, 4, 0, partition=partition))
         finally:
             if old is None:
                 os.environ.pop("PUZZLEKIT_CACHE", None)
             else:
                 os.environ["PUZZLEKIT_CACHE"] = old
-    for rep in pdb.BUILD_LOG[-3:]:
+    for rep in pdb.BUILD_LOG[-len(db.patterns):]:
         rows.append({"case": f"PDB build: tiles on squares {rep.cells}", "seconds": rep.seconds,
                      "nodes": rep.states, "result": f"max value {rep.max_value}; BFS array "
                      f"{rep.work_bytes / 2**20:.0f} MB, table {rep.table_bytes / 2**20:.2f} MB"})
@@ -238,10 +241,16 @@ def main(quick: bool = False) -> dict:
     rows += korf_rows(build_seconds)
     hard = ["puzzle4x4-78.txt"] + ([] if quick else ["puzzle4x4-80.txt"])
     rows += princeton_rows(hard, time_limit=900)
-    second_rows, second_seconds = build_rows(second=True)
+    second_rows, second_seconds = build_rows("second")
     rows += second_rows
     rows += korf_rows(build_seconds + second_seconds, tables="6-6-3x2")
     rows += princeton_rows(hard, time_limit=900, tables="6-6-3x2")
+    if not quick:
+        big_rows, big_seconds = build_rows("big")
+        rows += big_rows
+        rows += korf_rows(big_seconds, tables="7-7-1")
+        rows += princeton_rows(hard, time_limit=900, tables="7-7-1")
+        pdb._DATABASES.pop((4, 4, 0, "big"))      # the rows below: the default 6-6-3
     rows += manhattan_speed_rows()
     seed001 = ["puzzle28.txt", "puzzle30.txt", "puzzle32.txt", "puzzle34.txt",
                "puzzle36.txt", "puzzle38.txt", "puzzle40.txt", "puzzle42.txt"]

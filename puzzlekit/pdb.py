@@ -23,15 +23,20 @@ the transposed and relabelled state is exactly as far from the goal, and IDA* ta
 larger of the two estimates. The table set "6-6-3x2" adds Korf & Felner's partition and
 takes the largest of four sums (fewer nodes, but each costs about twice as much).
 
-Why not 7-8 (Korf & Felner's strongest)? An 8-tile table that tracks the blank needs a
-BFS over 16!/7! = 4.2e9 states, and the one-addition index above would need 2**32
-entries. Dropping the blank (a pattern tile may slide onto any square no other pattern
+Bigger patterns: the table set "7-7-1" (two 7-tile patterns and one tile, same cut)
+needs 4-7 times fewer nodes again (puzzle4x4-80: 87 million nodes, 21 s, against
+644 million with 6-6-3). The 0-1 BFS would need a 4 GB array for seven tiles plus the blank,
+so these tables are built over (placement, the blank's *region*) instead; see
+`_component_bfs_table`: 2 x 256 MB of tables, about 2.5 minutes of CPU and 1.6 GB of
+memory, once. Nothing builds them unasked (see `table_set`).
+
+Why not Korf & Felner's 7-8? Its 8-tile table would need 2**32 entries with the index
+above, and its BFS 16!/8! placements times the blank's regions (over 1e9 states).
+Dropping the blank instead (a pattern tile may slide onto any square no other pattern
 tile holds; admissible, since each real move is such a slide or moves no pattern tile)
-makes a table of 16!/8! states that numpy can build, but it is much weaker: measured on
-Korf's 100 starts, the blank-free 6-6-3 averages 39.5 (with reflection) against 42.8 for
-the one tracking the blank, and a blank-free 7-7-1 (20 s of CPU per 7-tile table) only
-40.4, with 9 times the nodes of 6-6-3 on Korf's first ten. A blank-free 7-8 would gain
-about one more move on average: not enough to pay for its 0.5-1 GB.
+is much weaker: on Korf's 100 starts the blank-free 6-6-3 averages 39.5 (with
+reflection) against 42.8 for the one tracking the blank, and a blank-free 7-7-1 only
+40.4, with 9 times the nodes of 6-6-3 on Korf's first ten.
 
 Tables are cached on disk (``$PUZZLEKIT_CACHE``, else
 ``$XDG_CACHE_HOME/puzzlekit``, else ``~/.cache/puzzlekit``). Any goal is served: a goal
