@@ -441,14 +441,18 @@ def databases(rows: int, cols: int, blank: int = 0, *, partition: str = "main",
     return _DATABASES[key]
 
 
-def ready(goal: State, tables: str = "6-6-3") -> bool:
-    """True when the tables for `goal` are loaded or on disk (no long build is needed)."""
+def ready(goal: State, tables: str | None = None) -> bool:
+    """True when the tables for `goal` are loaded or on disk (no long build is needed).
+
+    tables: a table set, or None for the one a search would use (see `table_set`).
+    """
     goal = validate_state(goal, name="goal")
     rows, cols = shape(goal)
     if rows * cols > MAX_CELLS:
         return False
     blank = frame(flatten(goal), rows, cols).blank
-    return all(_ready(rows, cols, blank, part) for part in _parts(tables))
+    return all(_ready(rows, cols, blank, part)
+               for part in _parts(table_set(tables, rows, cols, blank)))
 
 
 def _ready(rows: int, cols: int, blank: int, partition: str) -> bool:

@@ -177,8 +177,10 @@ def test_seven_tiles_on_a_2x4_board_are_the_exact_distance(tmp_path, monkeypatch
     pdb._DATABASES.pop((2, 4, 0, "big"), None)
     assert pdb._partition(2, 4, 0, "big") == ((1, 2, 3, 4, 5, 6, 7),)
     assert pdb.table_set(None, 2, 4, 0) == "6-6-3"            # not built: never unasked
+    assert not pdb.ready(goal, "7-7-1")
     h = pdb.pdb_heuristic(goal, "7-7-1").h                     # built by regions (7 tiles)
     assert pdb.table_set(None, 2, 4, 0) == "7-7-1"            # built: taken from now on
+    assert pdb.ready(goal)
     exact = distance_table(goal)
     assert all(h(s) == d for s, d in exact.items())            # one pattern of every tile
     s = max(exact, key=exact.get)
