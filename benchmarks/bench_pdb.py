@@ -6,11 +6,9 @@ length is checked against ../shared/data. Times are wall-clock seconds with CPU 
 beside them: the machine is shared, so CPU time is the fairer figure of the code itself.
 
 - PDB build: the 6-6-3 tables (column cut) built from scratch into a temporary cache
-  folder, then Korf & Felner's 6-6-3, the second partition of the table set "6-6-3x2",
-  then (not with --quick) the 7-7-1 tables of the set "7-7-1" (about 2.5 min, 2 GB).
+  folder, then (not with --quick) the 7-7-1 tables (about 2.5 min of CPU, 1.6 GB).
 - Korf's 100 (goal blank first): all solved by IDA* + PDB, lengths checked, with each
-  table set ("6-6-3": one partition; "6-6-3x2": the larger of two partitions' sums;
-  "7-7-1": two 7-tile patterns and one tile).
+  table set ("6-6-3", the default; "7-7-1": two 7-tile patterns and one tile).
 - Princeton puzzle4x4-78 / -80 (goal blank last, served by symmetry), with each table set.
 - Seed 001's table, extended: A* with Hamming, Manhattan, linear conflict and PDB on
   puzzle28..puzzle42 and on all 3×3 Princeton files; plus the fast IDA* engines.
@@ -67,8 +65,7 @@ def peak_rss_mb() -> float:
 def build_rows(partition: str = "main") -> tuple[list[dict], float]:
     """Build one partition's tables from scratch (a private cache folder); a row per table."""
     rows = []
-    name = {"main": "6-6-3 (column cut)", "second": "second 6-6-3 (Korf & Felner's)",
-            "big": "7-7-1"}[partition]
+    name = {"main": "6-6-3 (column cut)", "big": "7-7-1"}[partition]
     with tempfile.TemporaryDirectory() as tmp:
         old = os.environ.get("PUZZLEKIT_CACHE")
         os.environ["PUZZLEKIT_CACHE"] = tmp
@@ -241,10 +238,6 @@ def main(quick: bool = False) -> dict:
     rows += korf_rows(build_seconds)
     hard = ["puzzle4x4-78.txt"] + ([] if quick else ["puzzle4x4-80.txt"])
     rows += princeton_rows(hard, time_limit=900)
-    second_rows, second_seconds = build_rows("second")
-    rows += second_rows
-    rows += korf_rows(build_seconds + second_seconds, tables="6-6-3x2")
-    rows += princeton_rows(hard, time_limit=900, tables="6-6-3x2")
     if not quick:
         big_rows, big_seconds = build_rows("big")
         rows += big_rows

@@ -20,13 +20,14 @@ The 15-puzzle uses a 6-6-3 partition cut along the columns (33.5 MB of uint8 tab
 Korf's 100 it needs 30% fewer nodes than Korf & Felner's 6-6-3, on the hardest boards
 half), plus the *reflected* lookup: the goal is symmetric about the main diagonal, so
 the transposed and relabelled state is exactly as far from the goal, and IDA* takes the
-larger of the two estimates. The table set "6-6-3x2" adds Korf & Felner's partition and
-takes the largest of four sums (fewer nodes, but each costs about twice as much).
+larger of the two estimates. (Taking also the larger with Korf & Felner's 6-6-3, four
+lookups, was measured: 40% fewer nodes on puzzle4x4-80, but twice the time per node,
+so no faster; it was dropped.)
 
 Bigger patterns: the table set "7-7-1" (two 7-tile patterns and one tile, same cut)
 needs 4-7 times fewer nodes again (puzzle4x4-80: 87 million nodes, 21 s, against
-644 million with 6-6-3). The 0-1 BFS would need a 4 GB array for seven tiles plus the blank,
-so these tables are built over (placement, the blank's *region*) instead; see
+644 million with 6-6-3). The 0-1 BFS would need a 4 GB array for seven tiles plus the
+blank, so these tables are built over (placement, the blank's *region*) instead; see
 `_component_bfs_table`: 2 x 256 MB of tables, about 2.5 minutes of CPU and 1.6 GB of
 memory, once. Nothing builds them unasked (see `table_set`).
 
@@ -67,8 +68,7 @@ MAX_CELLS = 16         #: tables use 4 bits per square, so boards up to 16 squar
 BITS = 4
 
 # The 15-puzzle's 6-6-3 partition, as goal squares (blank at square 0), cut along the
-# columns; Korf & Felner's (right) serves as the second partition of the table set
-# "6-6-3x2", which takes the larger of both sums:
+# columns; on the right Korf & Felner's, which needs 1.4 to 2 times the nodes:
 #   .  B  A  A        .  B  B  A
 #   B  B  A  A        B  B  A  A
 #   B  B  A  A        B  B  A  A
@@ -82,8 +82,8 @@ PARTITION_4x4_KF = ((3, 6, 7, 10, 11, 15), (1, 2, 4, 5, 8, 9), (12, 13, 14))
 #   B  B  A  A
 #   B  B  C  A
 PARTITION_4x4_BIG = ((2, 3, 6, 7, 10, 11, 15), (1, 4, 5, 8, 9, 12, 13), (14,))
-#: the choices of `tables` (see `table_set`): the partitions each set maximises over
-TABLE_SETS = {"6-6-3": ("main",), "6-6-3x2": ("main", "second"), "7-7-1": ("big",)}
+#: the choices of `tables` (see `table_set`) and the partition each one uses
+TABLE_SETS = {"6-6-3": "main", "7-7-1": "big"}
 
 
 # ----------------------------------------------------------------------------- patterns
@@ -351,21 +351,15 @@ def _partition(rows: int, cols: int, blank: int,
                name: str = "main") -> tuple[tuple[int, ...], ...]:
     """The column-cut 6-6-3 for the 15-puzzle; elsewhere row-major groups of ≤ 5 tiles.
 
-    "second": a different partition of the same sizes, for the maximum of two
-    heuristics (Korf & Felner's 6-6-3; elsewhere the row-major groups shifted by half a
-    group, since column-major groups would only repeat the reflected lookup).
-    "big": the 7-7-1 column cut; elsewhere row-major groups of ≤ 7 tiles.
+    name "big": the 7-7-1 column cut; elsewhere row-major groups of ≤ 7 tiles.
     """
-    if name not in ("main", "second", "big"):
+    if name not in ("main", "big"):
         raise PuzzleError(f"unknown partition {name!r}")
     if (rows, cols, blank) == (4, 4, 0):
-        return {"main": PARTITION_4x4, "second": PARTITION_4x4_KF,
-                "big": PARTITION_4x4_BIG}[name]
+        return PARTITION_4x4_BIG if name == "big" else PARTITION_4x4
     cells = [c for c in range(rows * cols) if c != blank]
     groups = -(-len(cells) // (7 if name == "big" else 5))
     size = -(-len(cells) // groups)
-    if name == "second":
-        cells = cells[size // 2:] + cells[:size // 2]
     return tuple(tuple(cells[i:i + size]) for i in range(0, len(cells), size))
 
 
@@ -412,7 +406,7 @@ def databases(rows: int, cols: int, blank: int = 0, *, partition: str = "main",
               progress: object = None) -> Databases:
     """The pattern databases for goals with the blank on `blank` (built or loaded once).
 
-    partition: "main", "second" or "big" (see `_partition`).
+    partition: "main" or "big" (see `_partition`).
     progress: None, True (a progress line or bar) or a function of a `ProgressEvent`;
     a build reports each finished BFS layer as kind "layer", and "done" at the end.
     """
@@ -451,8 +445,7 @@ def ready(goal: State, tables: str | None = None) -> bool:
     if rows * cols > MAX_CELLS:
         return False
     blank = frame(flatten(goal), rows, cols).blank
-    return all(_ready(rows, cols, blank, part)
-               for part in _parts(table_set(tables, rows, cols, blank)))
+    return _ready(rows, cols, blank, TABLE_SETS[table_set(tables, rows, cols, blank)])
 
 
 def _ready(rows: int, cols: int, blank: int, partition: str) -> bool:
@@ -461,26 +454,18 @@ def _ready(rows: int, cols: int, blank: int, partition: str) -> bool:
         for cells in _partition(rows, cols, blank, partition))
 
 
-def _parts(tables: str) -> tuple[str, ...]:
-    """The partitions a table set maximises over."""
-    if tables not in TABLE_SETS:
-        raise PuzzleError(f"unknown pattern database set {tables!r}; choose one of "
-                          f"{', '.join(TABLE_SETS)}")
-    return TABLE_SETS[tables]
-
-
 def table_set(tables: str | None = None, rows: int = 4, cols: int = 4, blank: int = 0) -> str:
     """The table set a search uses: `tables` if given, else $PUZZLEKIT_PDB, else "7-7-1"
     when its tables are already built (on disk or loaded), else "6-6-3".
 
     "7-7-1" needs 0.5 GB of tables and minutes to build, so nothing builds it unasked.
-    "6-6-3x2" (the larger of two 6-6-3 sums) generates fewer nodes than "6-6-3" but
-    costs twice as much per node, which measured no faster; it is there to compare.
     """
     tables = tables or os.environ.get("PUZZLEKIT_PDB") or None
     if tables is None:
         tables = "7-7-1" if _ready(rows, cols, blank, "big") else "6-6-3"
-    _parts(tables)
+    if tables not in TABLE_SETS:
+        raise PuzzleError(f"unknown pattern database set {tables!r}; choose one of "
+                          f"{', '.join(TABLE_SETS)}")
     return tables
 
 
@@ -525,7 +510,7 @@ def _check_flat(s: Flat, goal: Flat, rows: int, cols: int) -> None:
 def pdb_heuristic(goal: State, tables: str | None = None) -> FlatHeuristic:
     """The additive PDB heuristic (max with its reflection) for `goal`, on flat states.
 
-    tables: "6-6-3", "6-6-3x2", "7-7-1" or None; see `table_set`.
+    tables: "6-6-3", "7-7-1" or None; see `table_set`.
     """
     goal = validate_state(goal, name="goal")
     rows, cols = shape(goal)
@@ -534,18 +519,16 @@ def pdb_heuristic(goal: State, tables: str | None = None) -> FlatHeuristic:
         raise PuzzleError(f"pattern databases are for boards of at most {MAX_CELLS} squares "
                           f"(up to 4×4); this goal is {rows}×{cols}")
     fr = frame(g, rows, cols)
-    dbs = [databases(rows, cols, fr.blank, partition=part)
-           for part in _parts(table_set(tables, rows, cols, fr.blank))]
+    db = databases(rows, cols, fr.blank,
+                   partition=TABLE_SETS[table_set(tables, rows, cols, fr.blank)])
 
     def h(s: Flat) -> int:
         pos = [0] * len(s)
         for sq, lab in enumerate(fr.board(s)):
             pos[lab] = sq
-        v = 0
-        for db in dbs:
-            v = max(v, db.value(db.indices(pos)))
-            if db.reflect is not None:
-                v = max(v, db.value(db.reflected_indices(pos)))
+        v = db.value(db.indices(pos))
+        if db.reflect is not None:
+            v = max(v, db.value(db.reflected_indices(pos)))
         return v
 
     return FlatHeuristic("pdb", h, None, True)
@@ -565,16 +548,16 @@ def idastar_pdb(start: Flat, goal: Flat, rows: int, cols: int, *,
 
     progress: None, True or a function of a `ProgressEvent` (table building reports
     layers; the search reports each new bound and "done").
-    tables: "6-6-3", "6-6-3x2", "7-7-1" or None (see `table_set`).
+    tables: "6-6-3", "7-7-1" or None (see `table_set`).
     """
     from .progress import make_reporter
     progress = make_reporter(progress)
     start, goal = tuple(start), tuple(goal)
     _check_flat(start, goal, rows, cols)
     fr = frame(goal, rows, cols)
-    dbs = [databases(rows, cols, fr.blank, partition=part, progress=progress)
-           for part in _parts(table_set(tables, rows, cols, fr.blank))]
-    return _run(_pdb_engine(dbs, fr.board(start)), "idastar", fr, start, rows, cols,
+    db = databases(rows, cols, fr.blank, progress=progress,
+                   partition=TABLE_SETS[table_set(tables, rows, cols, fr.blank)])
+    return _run(_pdb_engine(db, fr.board(start)), "idastar", fr, start, rows, cols,
                 max_nodes, time_limit, progress)
 
 
@@ -629,57 +612,24 @@ def _children(rows: int, cols: int, payload: Callable[[int, int], tuple]) -> lis
     return kids
 
 
-@dataclass
-class _View:
-    """One additive lookup the search keeps up to date: a table set, seen plainly or
-    through the board's reflection (T = the transpose of squares, or the identity)."""
-
-    tabs: list[bytes]
-    pat: list[int]                #: tile -> its pattern in this view
-    ix: list[int]                 #: each pattern's current index
-    delta: Callable[[int, int], list[int]]   #: (b, q) -> index change, per tile
-
-    @property
-    def h(self) -> int:
-        return sum(t[i] for t, i in zip(self.tabs, self.ix))
-
-
-def _views(db: Databases, pos: list[int]) -> list[_View]:
-    """The plain and the reflected view of `db` (without a symmetry: the board itself
-    twice, which costs a little time and gives the same answers)."""
-    n = db.rows * db.cols
-    tabs = [p.table for p in db.patterns]
-    pat, wt = list(db.pattern_of), list(db.weight)
-    T = db.reflect or tuple(range(n))
-    return [_View(tabs, pat, db.indices(pos), lambda b, q: [(b - q) * wt[t] for t in range(n)]),
-            _View(tabs, [pat[T[t]] for t in range(n)], db.reflected_indices(pos, T),
-                  lambda b, q: [(T[b] - T[q]) * wt[T[t]] for t in range(n)])]
-
-
-def _pdb_engine(dbs: Sequence[Databases], board: list[int]) -> _Engine:
-    """IDA* on the maximum of the views of one table set (two views) or of two (four)."""
-    db = dbs[0]
+def _pdb_engine(db: Databases, board: list[int]) -> _Engine:
     rows, cols, n = db.rows, db.cols, db.rows * db.cols
     pos = [0] * n
     for sq, lab in enumerate(board):
         pos[lab] = sq
-    views = [v for d in dbs for v in _views(d, pos)]
-    kids = _children(rows, cols, lambda b, q: tuple(v.delta(b, q) for v in views))
+    blank = pos[db.blank]
+    tabs = [p.table for p in db.patterns]
+    pat, wt = list(db.pattern_of), list(db.weight)
+    ix = db.indices(pos)
     counts = [0] * n
     path: list[int] = []
     hook: list[Callable[[], None]] = [lambda: None]
-    make = _search2 if len(views) == 2 else _search4
-    return _Engine(make(views, board, counts, path, hook), pos[db.blank], kids[pos[db.blank]][n],
-                   tuple(v.h for v in views), counts, path, hook)
-
-
-# The two searches below are one loop written out for two and for four views: a view
-# whose new estimate reaches the remaining budget prunes the move before the others are
-# looked at. Plain Python on purpose (locals, lists and bytes only).
-
-def _search2(views: list[_View], board: list[int], counts: list[int], path: list[int],
-             hook: list[Callable[[], None]]) -> Callable[..., bool]:
-    (tabs, pat, ix), (rtabs, rpat, rix) = [(v.tabs, v.pat, v.ix) for v in views]
+    # without a symmetry the "reflection" is the board itself: same code, same answers
+    T = db.reflect or tuple(range(n))
+    rpat = [pat[T[t]] for t in range(n)]
+    rix = db.reflected_indices(pos, T)
+    kids = _children(rows, cols, lambda b, q: ([(b - q) * wt[t] for t in range(n)],
+                                               [(T[b] - T[q]) * wt[T[t]] for t in range(n)]))
 
     def rdfs(blank: int, moves: list, rem: int, h: int, hr: int) -> bool:
         k = counts[blank] + 1
@@ -696,7 +646,7 @@ def _search2(views: list[_View], board: list[int], counts: list[int], path: list
             if nh >= rem:
                 continue
             rp = rpat[t]
-            rtab = rtabs[rp]
+            rtab = tabs[rp]
             rold = rix[rp]
             rnew = rold + rdl[t]
             nhr = hr - rtab[rold] + rtab[rnew]
@@ -715,67 +665,8 @@ def _search2(views: list[_View], board: list[int], counts: list[int], path: list
             rix[rp] = rold
             board[nb] = t
         return False
-    return rdfs
-
-
-def _search4(views: list[_View], board: list[int], counts: list[int], path: list[int],
-             hook: list[Callable[[], None]]) -> Callable[..., bool]:
-    (tabs, pat, ix), (rtabs, rpat, rix), (stabs, spat, six), (ttabs, tpat, tix) = [
-        (v.tabs, v.pat, v.ix) for v in views]
-
-    def rdfs(blank: int, moves: list, rem: int, h: int, hr: int, hs: int, ht: int) -> bool:
-        k = counts[blank] + 1
-        counts[blank] = k
-        if not k & 4095:
-            hook[0]()
-        for nb, dl, rdl, sdl, tdl, onward in moves:
-            t = board[nb]
-            p = pat[t]
-            tab = tabs[p]
-            old = ix[p]
-            new = old + dl[t]
-            nh = h - tab[old] + tab[new]
-            if nh >= rem:
-                continue
-            sp = spat[t]
-            stab = stabs[sp]
-            sold = six[sp]
-            snew = sold + sdl[t]
-            nhs = hs - stab[sold] + stab[snew]
-            if nhs >= rem:
-                continue
-            rp = rpat[t]
-            rtab = rtabs[rp]
-            rold = rix[rp]
-            rnew = rold + rdl[t]
-            nhr = hr - rtab[rold] + rtab[rnew]
-            if nhr >= rem:
-                continue
-            tp = tpat[t]
-            ttab = ttabs[tp]
-            told = tix[tp]
-            tnew = told + tdl[t]
-            nht = ht - ttab[told] + ttab[tnew]
-            if nht >= rem:
-                continue
-            if not nh:
-                path.append(nb)
-                return True
-            board[blank] = t
-            ix[p] = new
-            rix[rp] = rnew
-            six[sp] = snew
-            tix[tp] = tnew
-            if rdfs(nb, onward, rem - 1, nh, nhr, nhs, nht):
-                path.append(nb)
-                return True
-            ix[p] = old
-            rix[rp] = rold
-            six[sp] = sold
-            tix[tp] = told
-            board[nb] = t
-        return False
-    return rdfs
+    return _Engine(rdfs, blank, kids[blank][n], (db.value(ix), db.value(rix)), counts, path,
+                   hook)
 
 
 def _manhattan_engine(rows: int, cols: int, board: list[int], goal_blank: int) -> _Engine:

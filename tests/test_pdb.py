@@ -111,52 +111,16 @@ def test_other_small_shapes_are_solved_optimally():
             assert len(moves) == distance_table(goal)[flatten(start)]
 
 
-# ---------------------------------------------- a second partition: the larger of two sums
-
-@pytest.mark.parametrize("rows, cols, blank", [(4, 4, 0), (3, 3, 0), (3, 3, 4), (2, 4, 0)])
-def test_the_second_partition_groups_the_same_tiles_differently(rows, cols, blank):
-    first, second = (pdb._partition(rows, cols, blank, s) for s in ("main", "second"))
-    tiles = [c for c in range(rows * cols) if c != blank]
-    assert sorted(sum(first, ())) == sorted(sum(second, ())) == tiles
-    assert {frozenset(g) for g in first} != {frozenset(g) for g in second}
-
-
-@pytest.mark.parametrize("name", GOALS_3x3)
-def test_the_maximum_of_two_partitions_is_admissible_and_never_below_one(name):
-    goal = GOALS_3x3[name]
-    one, two = (pdb.pdb_heuristic(goal, tables).h for tables in ("6-6-3", "6-6-3x2"))
-    exact = distance_table(goal)
-    states = sample(goal, 1500)
-    assert all(one(s) <= two(s) <= exact[s] for s in states)
-    assert any(one(s) < two(s) for s in states)          # the second partition does add
-
-
-@settings(max_examples=40, deadline=None)
-@given(st.sampled_from(sorted(GOALS_3x3)), st.integers(0, 10**9))
-def test_two_partitions_find_optimal_8_puzzle_solutions_with_no_more_nodes(name, seed):
-    goal = GOALS_3x3[name]
-    s = sample(goal, 1, seed)[0]
-    runs = [pdb.idastar_pdb(s, flatten(goal), 3, 3, tables=t) for t in ("6-6-3", "6-6-3x2")]
-    assert [len(m) for m, _ in runs] == [distance_table(goal)[s]] * 2
-    assert pk.check_solution(unflatten(s, 3, 3), goal, runs[1][0]).ok
-    one, two = (stats.nodes_generated for _, stats in runs)
-    assert two <= one           # a pointwise larger heuristic prunes a subset of the tree
-
-
 def test_the_table_set_is_asked_for_or_named_in_the_environment(tmp_path, monkeypatch):
     monkeypatch.setenv("PUZZLEKIT_CACHE", str(tmp_path))
     monkeypatch.delenv("PUZZLEKIT_PDB", raising=False)
-    goal = ((0, 1), (2, 3), (4, 5))                 # 3×2, blank first: not built before
-    for part in ("main", "second", "big"):
-        pdb._DATABASES.pop((3, 2, 0, part), None)
-    assert pdb.table_set() == "6-6-3" and pdb.table_set("6-6-3x2") == "6-6-3x2"
-    pdb.pdb_heuristic(goal)
-    assert pdb.ready(goal) and not pdb.ready(goal, "6-6-3x2")
-    monkeypatch.setenv("PUZZLEKIT_PDB", "6-6-3x2")
-    pdb.pdb_heuristic(goal)                          # builds the second partition too
-    assert pdb.table_set() == "6-6-3x2" and pdb.ready(goal, "6-6-3x2")
+    assert pdb.table_set() == "6-6-3" and pdb.table_set("7-7-1") == "7-7-1"
+    monkeypatch.setenv("PUZZLEKIT_PDB", "7-7-1")
+    assert pdb.table_set() == "7-7-1" and not pdb.ready(pk.goal_state(4))
     with pytest.raises(pk.PuzzleError, match="unknown pattern database set '7-8'"):
         pdb.table_set("7-8")
+    with pytest.raises(pk.PuzzleError, match="unknown partition"):
+        pdb._partition(4, 4, 0, "second")
 
 
 # ------------------------------------------- 7-tile patterns: the blank's regions, scaled down
@@ -301,17 +265,6 @@ def test_princeton_boards_with_the_blank_last_goal(fifteen, name):
     moves, _ = pdb.idastar_pdb(flatten(start), flatten(goal), 4, 4)
     assert len(moves) == optimal
     assert pk.check_solution(start, goal, moves).ok
-
-
-@pytest.mark.slow
-def test_two_15_puzzle_partitions_stay_admissible_and_prune_more(fifteen):
-    both = pdb.pdb_heuristic(unflatten(KORF_GOAL, 4, 4), "6-6-3x2").h
-    one = pdb.pdb_heuristic(unflatten(KORF_GOAL, 4, 4), "6-6-3").h
-    assert all(one(tiles) <= both(tiles) <= optimal for _, tiles, optimal in korf100())
-    for _, tiles, optimal in sorted(korf100(), key=lambda r: r[2])[:4]:
-        runs = [pdb.idastar_pdb(tiles, KORF_GOAL, 4, 4, tables=t) for t in ("6-6-3", "6-6-3x2")]
-        assert [len(m) for m, _ in runs] == [optimal, optimal]
-        assert runs[1][1].nodes_generated <= runs[0][1].nodes_generated
 
 
 @pytest.mark.slow
