@@ -160,8 +160,8 @@ def build_pattern(rows: int, cols: int, blank: int, cells: Sequence[int], *,
     if use_cache and path.exists() and path.stat().st_size == size:
         t0 = time.perf_counter()
         table = path.read_bytes()
-        BUILD_LOG.append(BuildReport(cells, time.perf_counter() - t0, 0,
-                                     max(b for b in set(table) if b != 255), 0, size, True))
+        BUILD_LOG.append(BuildReport(cells, time.perf_counter() - t0, 0, _max_value(table),
+                                     0, size, True))
         return Pattern(rows, cols, blank, cells, table)
     build = _component_bfs_table if len(cells) >= 7 else _bfs_table   # 4 GB otherwise
     table = build(rows, cols, blank, cells, progress)
@@ -174,6 +174,12 @@ def build_pattern(rows: int, cols: int, blank: int, cells: Sequence[int], *,
         except OSError:
             pass            # a read-only cache only costs a rebuild next time
     return Pattern(rows, cols, blank, cells, table)
+
+
+def _max_value(table: bytes) -> int:
+    """The largest entry other than 255 (numpy: a 7-tile table has 2**28 entries)."""
+    import numpy as np
+    return int((np.frombuffer(table, dtype=np.uint8) + np.uint8(1)).max()) - 1
 
 
 def _bfs_table(rows: int, cols: int, blank: int, cells: tuple[int, ...],
