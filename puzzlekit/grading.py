@@ -28,7 +28,8 @@ from .errors import PuzzleError
 T = TypeVar("T")
 
 __all__ = ["assert_board_equal", "assert_solution", "assert_equal", "assert_prints_path",
-           "forbid_reference", "run_with_timeout", "as_board", "side_by_side"]
+           "forbid_reference", "run_with_timeout", "as_board", "side_by_side",
+           "boards_in_a_row"]
 
 
 # ---------------------------------------------------------------------------
@@ -154,12 +155,65 @@ def assert_board_equal(got: object, expected: object, *, what: str = "the board"
     raise AssertionError(f"{what} is not the expected board:\n{side_by_side(want, have)}")
 
 
+def _boards_in(x: object) -> list[State] | None:
+    """The boards of a set of boards (what `nextStates` returns), else None."""
+    if not isinstance(x, (set, frozenset)):
+        return None
+    boards = [as_board(b) for b in x]
+    return None if any(b is None for b in boards) else sorted(boards)  # type: ignore[type-var]
+
+
+def boards_in_a_row(boards: Sequence[State], gap: int = 4) -> str:
+    """Several boards as plain text next to each other."""
+    columns = [_board_text(S).splitlines() for S in boards]
+    widths = [max(len(line) for line in col) for col in columns]
+    rows = []
+    for i in range(max((len(col) for col in columns), default=0)):
+        cells = [(col[i] if i < len(col) else "").ljust(w) for col, w in zip(columns, widths)]
+        rows.append((" " * gap).join(cells).rstrip())
+    return "\n".join(rows)
+
+
+def _boards_html(groups: list[tuple[str, list[State]]]) -> str:
+    try:
+        from .display import board_html
+    except Exception:   # the visuals module is optional here
+        return ""
+    rows = [f'<div><b>{html.escape(title)}</b><div style="display:flex;flex-wrap:wrap;gap:1em">'
+            + "".join(board_html(S) for S in boards) + "</div></div>"
+            for title, boards in groups if boards]
+    return '<div style="display:flex;flex-direction:column;gap:0.5em">' + "".join(rows) + "</div>"
+
+
+def _set_difference_message(message: str, got: list[State], expected: list[State]) -> str:
+    missing = [S for S in expected if S not in got]
+    extra = [S for S in got if S not in expected]
+    groups = [(f"missing ({len(missing)} of the {len(expected)} expected states):", missing),
+              (f"not expected ({len(extra)} of the {len(got)} states returned):", extra)]
+    _show_html(_boards_html(groups))
+    parts = [f"{message}: expected a set of {len(expected)} states, got {len(got)}"]
+    parts += [f"{title}\n{boards_in_a_row(boards)}" for title, boards in groups if boards]
+    return "\n".join(parts)
+
+
+def _shown(x: object, limit: int = 600) -> str:
+    """A value as readable text: wrapped to lines of ~76 characters, cut after `limit`."""
+    import pprint
+    text = pprint.pformat(x, width=76, compact=True)
+    text = text if len(text) <= limit else text[:limit] + " …"
+    return text.replace("\n", "\n            ")
+
+
 def assert_equal(got: object, expected: object, message: str) -> None:
-    """Fail with `message` and both values unless ``got == expected``."""
+    """Fail with `message` and both values unless ``got == expected``. Sets of boards are
+    compared board by board: the message shows the missing and the unexpected ones."""
     __tracebackhide__ = True   # pytest reports the line of the test that called this
     if got == expected:
         return
-    raise AssertionError(f"{message}\n  expected: {expected!r:.300}\n  got:      {got!r:.300}")
+    want, have = _boards_in(expected), _boards_in(got)
+    if want is not None and have is not None:
+        raise AssertionError(_set_difference_message(message, have, want))
+    raise AssertionError(f"{message}\n  expected: {_shown(expected)}\n  got:      {_shown(got)}")
 
 
 def assert_solution(start: object, goal: object, path_or_moves: object, *,

@@ -4,7 +4,8 @@ import pytest
 
 import puzzlekit as pk
 from puzzlekit.grading import (as_board, assert_board_equal, assert_equal, assert_solution,
-                               forbid_reference, run_with_timeout, side_by_side)
+                               boards_in_a_row, forbid_reference, run_with_timeout,
+                               side_by_side)
 
 start = ((8, 0, 6), (5, 4, 7), (2, 3, 1))
 goal = ((0, 1, 2), (3, 4, 5), (6, 7, 8))
@@ -33,6 +34,27 @@ def test_assert_equal_names_both_values():
     assert_equal(3, 3, "same")
     with pytest.raises(AssertionError, match=r"(?s)findZero.*\(0, 1\).*\(1, 0\)"):
         assert_equal((1, 0), (0, 1), "findZero(start)")
+
+
+def test_assert_equal_on_sets_of_boards_names_the_missing_and_the_unexpected_boards():
+    want = pk.nextStates(start)
+    wrong = pk.apply_moves(start, "DD")            # two moves away, not one
+    got = set(list(want)[1:]) | {wrong}
+    with pytest.raises(AssertionError) as e:
+        assert_equal(got, want, "nextStates(start)")
+    text = str(e.value)
+    missing, unexpected = text.split("not expected")
+    assert "missing (1 of the 3 expected states)" in missing
+    assert boards_in_a_row([min(want - got)]) in missing
+    assert boards_in_a_row([wrong]) in unexpected
+
+
+def test_assert_equal_wraps_long_values():
+    with pytest.raises(AssertionError) as e:
+        assert_equal(list(range(1000)), [], "a long list")
+    lines = str(e.value).splitlines()
+    assert len(lines) > 3 and max(len(line) for line in lines) <= 90
+    assert "999" not in str(e.value)               # cut, not the whole value
 
 
 def test_assert_solution_accepts_any_optimal_path_and_names_the_problem():
