@@ -108,7 +108,8 @@ def korf_rows(build_seconds: float, tables: str = "6-6-3") -> list[dict]:
          "median s": statistics.median(times),
          "max s": max(times), "nodes/s": nodes / sum(cpus), "result": verdict},
         {"case": f"Korf 100 including the {tables} build", "seconds": total + build_seconds,
-         "result": "target < 120 s"},
+         "result": "target < 120 s" if tables == "6-6-3" else "a one-off build: later runs "
+                   "load the tables from the cache"},
     ]
 
 
