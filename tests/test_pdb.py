@@ -134,8 +134,11 @@ def test_the_region_bfs_builds_the_same_table_as_the_0_1_bfs(rows, cols, blank, 
     assert region == pdb._bfs_table(rows, cols, blank, cells, None)
 
 
+@pytest.mark.slow
 def test_seven_tiles_on_a_2x4_board_are_the_exact_distance(tmp_path, monkeypatch):
-    monkeypatch.setenv("PUZZLEKIT_CACHE", str(tmp_path))
+    """Less than a second, but 0.7 GB: a 7-tile table has 2**28 entries on any board."""
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("PUZZLEKIT_CACHE", str(tmp_path / "file" / "cache"))   # not writable
     monkeypatch.delenv("PUZZLEKIT_PDB", raising=False)
     goal = ((0, 1, 2, 3), (4, 5, 6, 7))
     pdb._DATABASES.pop((2, 4, 0, "big"), None)
@@ -150,6 +153,7 @@ def test_seven_tiles_on_a_2x4_board_are_the_exact_distance(tmp_path, monkeypatch
     s = max(exact, key=exact.get)
     moves, _ = pdb.idastar_pdb(s, flatten(goal), 2, 4, tables="7-7-1")
     assert len(moves) == exact[s]
+    del pdb._DATABASES[(2, 4, 0, "big")]                       # 256 MB
 
 
 def test_a_pattern_table_covers_every_placement_of_its_tiles():
