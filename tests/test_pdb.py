@@ -1,8 +1,8 @@
 """Pattern databases and the fast IDA*: admissible by construction, checked against exact
 distances (8-puzzle), Korf's published optimal lengths and the Princeton answers (15-puzzle).
 
-The 15-puzzle tests share one 6-6-3 build (10-30 s, cached in a folder of the test
-session) through the session fixture `fifteen`; they are marked slow. The 78-move
+The 15-puzzle tests share one 6-6-3 build (10-30 s, then cached on disk in the user's
+cache directory) through the session fixture `fifteen`; they are marked slow. The 78-move
 Princeton board is the slowest (about 3 s of CPU); the 80-move one (2.5 minutes with
 6-6-3) is left to the benchmarks. The 7-7-1 tables (0.5 GB, minutes to build) are never
 built here: their builder and table set are tested on small boards.
