@@ -111,6 +111,13 @@ def test_other_small_shapes_are_solved_optimally():
             assert len(moves) == distance_table(goal)[flatten(start)]
 
 
+@pytest.mark.parametrize("parts", [pdb._partition(4, 4, 0, "main"), pdb.PARTITION_4x4_KF,
+                                   pdb._partition(4, 4, 0, "big")])
+def test_each_15_puzzle_partition_holds_every_tile_once(parts):
+    assert sorted(sum(parts, ())) == list(range(1, 16))
+    assert sorted(map(len, parts)) in ([3, 6, 6], [1, 7, 7])
+
+
 def test_the_table_set_is_asked_for_or_named_in_the_environment(tmp_path, monkeypatch):
     monkeypatch.setenv("PUZZLEKIT_CACHE", str(tmp_path))
     monkeypatch.delenv("PUZZLEKIT_PDB", raising=False)
