@@ -17,6 +17,10 @@ PUZZLE04 = "3\n0 1 3\n4 2 5\n7 8 6\n"        # seed 001's example file
 #: Boards A*+Manhattan cannot prove within seconds (hundreds of thousands of nodes and more).
 NEEDS_PDB = {f"puzzle{k}.txt" for k in (47, 49, 50)} | {
     f"puzzle4x4-{k}.txt" for k in (45, 46, 47, 48, 49, 50, 78, 80)}
+#: ... solved here by IDA* with the pattern databases instead, except the 80-mover: that
+#: takes minutes with the default 6-6-3 tables and is measured by benchmarks/bench_pdb.py.
+PDB_ARGS = ("--algorithm", "idastar", "--heuristic", "pdb")
+TOO_SLOW_FOR_TESTS = {"puzzle4x4-80.txt"}
 #: Boards A*+Manhattan solves in 0.4..3 s here (100,000..400,000 nodes): marked slow.
 SLOW = {f"puzzle{k}.txt" for k in (36, 42, 43, 45, 48)} | {
     f"puzzle4x4-{k}.txt" for k in (36, 38, 40, 43, "hard1", "hard2")}
@@ -188,26 +192,30 @@ def test_python_dash_m_entry_point(tmp_path):
 def princeton_cases() -> list:
     answers = PRINCETON / "answers.tsv"
     if not answers.exists():
-        return [pytest.param(None, None, None, marks=pytest.mark.skip(
+        return [pytest.param(None, None, None, (), marks=pytest.mark.skip(
             reason=f"{PRINCETON} not present"))]
     cases = []
     with answers.open() as f:
         for row in csv.DictReader(f, delimiter="\t"):
             n, moves = int(row["n"]), int(row["min_moves"])
-            marks = []
-            if row["filename"] in NEEDS_PDB:
-                marks.append(pytest.mark.skip(reason="needs the pattern database of issue 5"))
+            marks, extra = [], ()
+            if row["filename"] in TOO_SLOW_FOR_TESTS:
+                marks.append(pytest.mark.skip(reason="minutes with the default tables; "
+                                              "measured by benchmarks/bench_pdb.py"))
+            elif row["filename"] in NEEDS_PDB:
+                marks.append(pytest.mark.slow)
+                extra = PDB_ARGS
             elif row["filename"] in SLOW:
                 marks.append(pytest.mark.slow)
-            cases.append(pytest.param(row["filename"], n, moves, marks=marks,
+            cases.append(pytest.param(row["filename"], n, moves, extra, marks=marks,
                                       id=row["filename"]))
     return cases
 
 
 @needs_solver
-@pytest.mark.parametrize("filename, n, moves", princeton_cases())
-def test_princeton_file(capsys, filename, n, moves):
-    code, out, err = run(capsys, "solve", str(PRINCETON / filename))
+@pytest.mark.parametrize("filename, n, moves, extra", princeton_cases())
+def test_princeton_file(capsys, filename, n, moves, extra):
+    code, out, err = run(capsys, "solve", str(PRINCETON / filename), *extra)
     assert code == EXIT_OK, err
     if moves < 0:
         assert out == "No solution possible\n"
