@@ -29,7 +29,7 @@ from .uninformed import bfs, bidirectional, dfs, dls, iddfs
 class Algorithm:
     name: str
     title: str
-    run: Callable[..., Any]
+    run: Callable[..., Any] | None
     optimal: bool          #: guaranteed shortest (cheapest) path, given an admissible h
     informed: bool         #: uses a heuristic
     memory_bound: bool     #: stores every state it meets (so the default node cap is lower)
@@ -52,7 +52,8 @@ ALGORITHMS: dict[str, Algorithm] = {a.name: a for a in [
     Algorithm("weighted_astar", "weighted A* (not optimal: cost ≤ weight × optimal)",
               best_first, False, True, True, {"g_weight": 1.0}),
     Algorithm("idastar", "IDA*", idastar, True, True, False),
-    Algorithm("reduction", "row-and-column reduction (fast, not optimal)", lambda *a, **k: None,
+    # not a search over states: solve() hands it to large.solve_large
+    Algorithm("reduction", "row-and-column reduction (fast, not optimal)", None,
               False, False, False),
 ]}
 
@@ -247,6 +248,7 @@ def solve(start: object, goal: object = None, *, algorithm: str = "astar",
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
+        assert algo.run is not None
         found = algo.run(P, budget, depth_limit=depth_limit, **opts)
     finally:
         if gc_was_enabled:
