@@ -130,21 +130,21 @@ def _builtin_name(heuristic: object) -> object:
     return heuristic
 
 
-def _flat_h(heuristic: object, goal: State, start_flat: tuple[int, ...]) -> FlatHeuristic:
+def _of_state(h: Callable[..., float], goal: State) -> Callable[[State], float]:
+    """A student's heuristic as a function of the state alone: h(S, goal) or h(S)."""
+    try:
+        h(goal, goal)
+    except TypeError:
+        return h
+    return lambda S: h(S, goal)
+
+
+def _flat_h(heuristic: object, goal: State) -> FlatHeuristic:
     rows, cols = shape(goal)
     if callable(heuristic):
-        user = heuristic
-        name = getattr(user, "__name__", "custom")
-        try:
-            user(goal, goal)
-            two_args = True
-        except TypeError:
-            two_args = False
-
-        def h(s: tuple[int, ...]) -> float:
-            S = unflatten(s, rows, cols)
-            return user(S, goal) if two_args else user(S)  # type: ignore[operator]
-        return FlatHeuristic(name, h, None, False)
+        of_state = _of_state(heuristic, goal)
+        return FlatHeuristic(getattr(heuristic, "__name__", "custom"),
+                             lambda s: of_state(unflatten(s, rows, cols)), None, False)
     if heuristic == "pdb":
         from .pdb import pdb_heuristic
         return pdb_heuristic(goal)
@@ -215,7 +215,7 @@ def solve(start: object, goal: object = None, *, algorithm: str = "astar",
                        optimal=True)
 
     if next_states is None:
-        fh = _flat_h(heuristic, G, sf) if algo.informed else None
+        fh = _flat_h(heuristic, G) if algo.informed else None
         P: Any = FlatProblem(sf, gf, rows, cols, fh, move_costs)
     else:
         if not callable(next_states):
@@ -223,19 +223,14 @@ def solve(start: object, goal: object = None, *, algorithm: str = "astar",
         hfun = None
         if algo.informed and heuristic not in (None, "zero"):
             if callable(heuristic):
-                user = heuristic
-                try:
-                    user(G, G)
-                    hfun = lambda s: user(s, G)  # noqa: E731
-                except TypeError:
-                    hfun = user
-            else:
+                hfun = _of_state(heuristic, G)
+            elif heuristic in ("hamming", "manhattan", "linear_conflict"):
                 from . import heuristics as hmod
-                named = getattr(hmod, str(heuristic), None)
-                if named is None or str(heuristic) not in ("hamming", "manhattan",
-                                                           "linear_conflict"):
-                    raise PuzzleError(f"unknown heuristic {heuristic!r}")
-                hfun = lambda s: named(s, G)  # noqa: E731
+                hfun = _of_state(getattr(hmod, str(heuristic)), G)
+            else:
+                raise PuzzleError(f"heuristic {heuristic!r} needs the built-in moves; with "
+                                  "your own next_states use hamming, manhattan, "
+                                  "linear_conflict or a function h(S, goal)")
         P = GenericProblem(S, G, next_states, hfun)
 
     opts = dict(algo.options)
