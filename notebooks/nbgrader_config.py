@@ -10,7 +10,7 @@ from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
 from nbgrader.converters.autograde import Autograde
 from nbgrader.preprocessors import GetGrades
 
-from puzzlekit.autograde import with_resilient_execute
+from puzzlekit.autograde import with_walled_execute
 from puzzlekit.feedback import StripHiddenTests
 
 c = get_config()  # noqa: F821  (provided by nbgrader when it loads this file)
@@ -34,9 +34,17 @@ c.Execute.error_on_timeout = {
                   "again\n(a missing visited set)?"],
 }
 
-# A notebook that kills its kernel (os._exit) is still graded: the cells after it fail.
-c.Autograde.autograde_preprocessors = with_resilient_execute(
+# The wall (docs/instructors.md, "The wall"): each student's kernel runs in a scratch copy
+# of the submission, can read Python and its packages but nothing of the course, can write
+# only its scratch folder, has no network, and is limited below; the graded test cells
+# run in the grader's own process, so the student's code cannot change their verdicts.
+# A cell that kills its kernel, ignores interrupts or hits a limit costs only its tests.
+c.Autograde.autograde_preprocessors = with_walled_execute(
     Autograde.class_traits()["autograde_preprocessors"].default())
+c.WalledExecute.memory_limit = "2G"      # per kernel; MemoryError beyond it
+c.WalledExecute.process_limit = 64       # extra processes and threads per kernel
+c.WalledExecute.file_size_limit = "64M"  # largest file a kernel may write
+c.WalledExecute.network = False
 
 # A student who deleted a graded cell gets it back (and its tests run).
 c.OverwriteCells.add_missing_cells = True

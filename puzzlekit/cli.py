@@ -4,12 +4,17 @@
     python -m puzzlekit solve puzzle4x4-30.txt --algorithm idastar --heuristic linear_conflict
     python -m puzzlekit check puzzle04.txt RDDR
     python -m puzzlekit scramble 20 --size 4 --seed 1
+    python -m puzzlekit integrity 02-uninformed-search --course-root notebooks
 
 `solve` prints every board of a minimum solution, a blank line between boards, then
 ``Minimum number of moves = N``; an unsolvable board prints ``No solution possible``.
 
-Exit codes: 0 done (also for an unsolvable board), 1 `check` found the moves wrong,
-2 bad input (missing or malformed file, bad arguments), 3 a search budget ran out.
+`integrity` prints a CSV of the tricks submissions use to game the autograder
+(see `puzzlekit.integrity`).
+
+Exit codes: 0 done (also for an unsolvable board), 1 `check` found the moves wrong or
+`integrity` found something, 2 bad input (missing or malformed file, bad arguments, missing
+course folders), 3 a search budget ran out.
 """
 
 from __future__ import annotations
@@ -78,6 +83,18 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--size", type=int, default=3, help="board side (default 3)")
     r.add_argument("--cols", type=int, default=None, help="columns, if not square")
     r.add_argument("--seed", type=int, default=None, help="random seed (reproducible)")
+
+    i = sub.add_parser("integrity", help="name the tricks submissions use to game the "
+                       "autograder (CSV on stdout)")
+    i.add_argument("assignment", help="an assignment of DIR/source/")
+    i.add_argument("--course-root", default=".", metavar="DIR",
+                   help="the nbgrader course root (default: the current directory)")
+    i.add_argument("--autograded", action="store_true",
+                   help="read DIR/autograded/ instead of DIR/submitted/")
+    i.add_argument("--student", action="append", default=None, metavar="ID",
+                   help="only this student (repeatable)")
+    i.add_argument("--comment", action="store_true",
+                   help="also put the findings into DIR/gradebook.db as auto comments")
     return p
 
 
@@ -121,10 +138,27 @@ def _scramble(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _integrity(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from .integrity import add_comments, report, write_csv
+    root = Path(args.course_root)
+    if args.comment and not (root / "gradebook.db").exists():
+        raise PuzzleError(f"no gradebook.db in {root}: run nbgrader autograde first")
+    findings = report(root, args.assignment, students=args.student,
+                      autograded=args.autograded)
+    write_csv(findings, sys.stdout)
+    if args.comment:
+        add_comments(root, args.assignment, findings, students=args.student,
+                     autograded=args.autograded)
+    return EXIT_WRONG if findings else EXIT_OK
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (see the module docstring)."""
     args = build_parser().parse_args(argv)
-    command = {"solve": _solve, "check": _check, "scramble": _scramble}[args.command]
+    command = {"solve": _solve, "check": _check, "scramble": _scramble,
+               "integrity": _integrity}[args.command]
     try:
         return command(args)
     except SearchLimitReached as e:

@@ -19,6 +19,7 @@ import inspect
 import signal
 import sys
 import threading
+import types
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
@@ -127,6 +128,11 @@ def _diff_html(expected: State, got: State | None, got_raw: object) -> str:
 
 
 def _show_html(markup: str) -> None:
+    from .judge import current_judge
+    judge = current_judge()
+    if judge is not None:      # autograding: the grader keeps the picture for the feedback
+        judge.display_html(markup)
+        return
     if not _in_notebook():
         return
     try:
@@ -160,7 +166,7 @@ def _boards_in(x: object) -> list[State] | None:
     if not isinstance(x, (set, frozenset)):
         return None
     boards = [as_board(b) for b in x]
-    return None if any(b is None for b in boards) else sorted(boards)  # type: ignore[type-var]
+    return None if any(b is None for b in boards) else sorted(boards)  # type: ignore[arg-type,type-var]
 
 
 def boards_in_a_row(boards: Sequence[State], gap: int = 4) -> str:
@@ -262,9 +268,7 @@ class _Forbidden:
         self.name, self.calls = name, calls
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        self.calls.append(self.name)
-        raise AssertionError(f"your code called puzzlekit's ready-made {self.name}; this "
-                             "exercise asks you to write it yourself")
+        raise _forbidden_call(self.name)
 
 
 def _reference(name: str) -> tuple[object, object]:
@@ -319,22 +323,64 @@ def _caller_namespaces() -> list[dict[str, Any]]:
 
 _ABSENT = object()
 
+#: forbidding one of these names also forbids every function of these modules, however
+#: it is reached (`puzzlekit.uninformed.bfs`, `puzzlekit.layered._bfs`, ...)
+_ENGINES = {"solve": ("solver", "uninformed", "informed", "layered", "pdb", "large"),
+            "search": ("layered",), "bfs_layers": ("layered",)}
+
+
+def _stand_in_code(name: str) -> types.CodeType:
+    """The code of a function that reports a call of the forbidden reference `name`."""
+    source = (f"def {name}(*args, **kwargs):\n"
+              f"    raise __import__('puzzlekit.grading', fromlist=['_'])"
+              f"._forbidden_call({name!r})\n")
+    space: dict[str, Any] = {}
+    exec(compile(source, "<puzzlekit: forbidden reference>", "exec"), space)
+    return space[name].__code__
+
+
+_CALLS: list[list[str]] = []   # the calls lists of the blocks now open, innermost last
+
+
+def _forbidden_call(name: str) -> AssertionError:
+    """Record a call of a forbidden reference; the error to raise in the student's code."""
+    for calls in _CALLS:
+        calls.append(name)
+    return AssertionError(f"your code called puzzlekit's ready-made {name}; this "
+                          "exercise asks you to write it yourself")
+
+
+def _functions_behind(names: tuple[str, ...]) -> dict[str, list[types.FunctionType]]:
+    """For each forbidden name: the function objects to disable (the reference itself and,
+    for the searches, every function of the engine modules)."""
+    import importlib
+    behind: dict[str, list[types.FunctionType]] = {}
+    for name in names:
+        module, func = _reference(name)
+        found = [func] if isinstance(func, types.FunctionType) else []
+        for engine in _ENGINES.get(name, ()):
+            space = vars(importlib.import_module(f"puzzlekit.{engine}"))
+            found += [f for f in space.values() if isinstance(f, types.FunctionType)
+                      and f.__module__ == f"puzzlekit.{engine}" and f not in found]
+        behind[name] = found
+    return behind
+
 
 @contextlib.contextmanager
-def forbid_reference(*names: str) -> Iterator[None]:
-    """While the block runs, calling puzzlekit's reference `names` fails the test.
-
-    Catches ``pk.nextStates``, ``from puzzlekit import nextStates`` and wrappers around
-    them, even when the student's code swallows the exception.
-    """
+def forbidding(*names: str) -> Iterator[list[str]]:
+    """While the block runs, puzzlekit's references `names` do not work: calling one, by
+    any route (an alias, a default argument, `functools.partial`, a bound method, a
+    private module), raises and is recorded in the list the block gets."""
     import puzzlekit
     calls: list[str] = []
     patches: list[tuple[dict[str, Any], str, object]] = []   # (namespace, key, old value)
+    swapped: list[tuple[types.FunctionType, types.CodeType]] = []
     # look every reference up (importing its module, and whatever that imports) before
     # patching any, so that no module imported now keeps a stand-in for good
     _import_light_modules()
     found = {name: _reference(name) for name in names}
     originals = {name: func for name, (_, func) in found.items()}
+    behind = _functions_behind(tuple(found))
     for name, (module, _) in found.items():
         stand_in = _Forbidden(name, calls)
         for space in (vars(module), vars(puzzlekit)):
@@ -346,15 +392,46 @@ def forbid_reference(*names: str) -> Iterator[None]:
                 if value is func:
                     patches.append((space, key, value))
                     space[key] = _Forbidden(name, calls)
+    # the function objects themselves: whoever holds one calls the stand-in's code
+    for name, functions in behind.items():
+        code = _stand_in_code(name)
+        for f in functions:
+            if f.__code__.co_freevars:
+                continue
+            swapped.append((f, f.__code__))
+            f.__code__ = code
+    _CALLS.append(calls)
     try:
-        yield
+        yield calls
     finally:
+        _CALLS.remove(calls)
+        for f, code in reversed(swapped):
+            f.__code__ = code
         for space, key, old in reversed(patches):
             if old is _ABSENT:
                 space.pop(key, None)
             else:
                 space[key] = old
         _restore_leftovers(originals)
+
+
+@contextlib.contextmanager
+def forbid_reference(*names: str) -> Iterator[None]:
+    """While the block runs, calling puzzlekit's reference `names` fails the test.
+
+    Catches ``pk.nextStates``, ``from puzzlekit import nextStates``, wrappers around them
+    (``functools.partial``, lambdas, default arguments) and private modules, even when the
+    student's code swallows the exception. While autograding, the grader asks the
+    student's kernel to forbid them around each call of the student's code.
+    """
+    from .judge import current_judge
+    judge = current_judge()
+    if judge is not None:
+        with judge.forbidding(names):
+            yield
+        return
+    with forbidding(*names) as calls:
+        yield
     if calls:
         raise AssertionError(f"your code called puzzlekit's ready-made {calls[0]}; this "
                              "exercise asks you to write it yourself")
@@ -373,6 +450,10 @@ def run_with_timeout(seconds: float, func: Callable[..., T], *args: Any, **kwarg
     message = (f"{name} did not finish within {seconds:g} seconds. Is there an infinite "
                "loop, or a search that revisits the same states again and again (a missing "
                "visited set)?")
+    from .judge import current_judge
+    judge = current_judge()
+    if judge is not None:      # autograding: the grader times the calls into the kernel
+        return judge.within(seconds, message, func, *args, **kwargs)
     if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGALRM"):
         return _run_in_thread(seconds, message, func, *args, **kwargs)
 

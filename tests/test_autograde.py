@@ -1,4 +1,9 @@
-"""ResilientExecute: a notebook that kills its kernel is run to the end, not abandoned."""
+"""WalledExecute on small notebooks: a hostile cell costs only itself.
+
+A kernel that dies or ignores interrupts is replaced by a fresh one, the cells before
+are replayed, and the rest of the notebook runs; graded test cells are run by the judge.
+The whole course, the wall and the attack corpus are tested in tests/course.
+"""
 
 import os
 import sys
@@ -10,20 +15,97 @@ pytest.importorskip("nbgrader")
 
 from nbformat.v4 import new_code_cell, new_notebook  # noqa: E402
 
-from puzzlekit.autograde import KERNEL_DIED, NOT_RUN, ResilientExecute  # noqa: E402
+from puzzlekit.autograde import (KERNEL_DIED, KERNEL_HUNG, WalledExecute,  # noqa: E402
+                                 with_walled_execute)
 
 pytestmark = pytest.mark.nbgrader
 
 
-def test_a_dead_kernel_fails_the_rest_of_the_notebook_only(monkeypatch):
-    monkeypatch.setenv("PATH", str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"])
-    nb = new_notebook(cells=[new_code_cell("x = 6 * 7\nprint(x)"),
-                             new_code_cell("import os\nos._exit(1)"),
-                             new_code_cell("print(x)")])
+def notebook(*sources, tests=()):
+    cells = [new_code_cell(s) for s in sources]
+    for index in tests:
+        cells[index].metadata["nbgrader"] = {"grade": True, "solution": False,
+                                             "locked": True, "points": 1,
+                                             "grade_id": f"t{index}", "schema_version": 3}
+    nb = new_notebook(cells=cells)
     nb.metadata["kernelspec"] = {"name": "python3", "language": "python",
                                  "display_name": "Python 3"}
-    nb, _ = ResilientExecute(timeout=60).preprocess(nb, {})
-    first, killer, after = (c.outputs for c in nb.cells)
+    return nb
+
+
+@pytest.fixture
+def run(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(Path(sys.executable).parent) + os.pathsep
+                       + os.environ["PATH"])
+
+    def run(nb, **options):
+        options.setdefault("timeout", 20)
+        nb, _ = WalledExecute(**options).preprocess(nb, {"metadata": {"path": str(tmp_path)}})
+        return [c.outputs for c in nb.cells]
+    return run
+
+
+def errors(outputs):
+    return [(o.ename, o.evalue) for o in outputs if o.output_type == "error"]
+
+
+def test_a_dead_kernel_costs_only_its_cell(run):
+    first, killer, after = run(notebook("x = 6 * 7\nprint(x)", "import os\nos._exit(1)",
+                                        "print(x)"))
     assert first[0].text == "42\n"
-    assert killer[-1].ename == "KernelDied" and killer[-1].evalue == KERNEL_DIED
-    assert [(o.ename, o.evalue) for o in after] == [("KernelDied", NOT_RUN)]
+    assert killer[-1].ename == "KernelDied"
+    assert killer[-1].evalue == KERNEL_DIED.format(memory="2G")
+    assert after[0].text == "42\n"       # replayed, then run in the fresh kernel
+
+
+def test_a_cell_that_ignores_interrupts_costs_only_its_cell(run):
+    outputs = run(notebook("x = 1", "import signal\nsignal.signal(signal.SIGINT, "
+                                    "signal.SIG_IGN)\nwhile True:\n    pass",
+                           "print(x + 1)"), timeout=3)
+    assert ("KernelStopped", KERNEL_HUNG) in errors(outputs[1])
+    assert outputs[2][0].text == "2\n"
+
+
+def test_test_cells_run_in_the_grader_and_ignore_kernel_hooks(run):
+    nb = notebook("def f():\n    return 1",
+                  # the student's cell swallows every later exception and blanks every cell
+                  "get_ipython().set_custom_exc((BaseException,), lambda *a, **k: None)\n"
+                  "get_ipython().input_transformers_post.append(lambda lines: ['pass\\n'])",
+                  "assert f() == 2, 'f() should be 2'",
+                  tests=[2])
+    outputs = run(nb)
+    assert errors(outputs[2])[-1][0] == "AssertionError"
+
+
+def test_the_judge_can_be_switched_off(run):
+    nb = notebook("def f():\n    return 1", "assert f() == 1", tests=[1])
+    assert not errors(run(nb, judge_tests=False)[1])
+    assert not errors(run(nb)[1])
+
+
+def test_the_preprocessor_list_gets_the_walled_executor():
+    from nbgrader.preprocessors import Execute
+    assert with_walled_execute([int, Execute, str]) == [int, WalledExecute, str]
+
+
+def test_a_limit_is_reported_in_plain_words(run):
+    from puzzlekit.wall import status
+    if not status().landlock_abi:
+        pytest.skip("no Landlock on this machine: no wall, no limits")
+    outputs = run(notebook(
+        "big = b'x' * (2 * 1024 ** 3)",
+        "import threading, time\n"
+        "ts = [threading.Thread(target=time.sleep, args=(5,)) for _ in range(200)]\n"
+        "for t in ts:\n    t.start()",
+        "with open('big.bin', 'wb') as f:\n    f.write(b'x' * (2 * 1024 ** 2))",
+        "import socket\nsocket.create_connection(('127.0.0.1', 9), timeout=2)",
+        "open('/etc/shadow').read()",
+        "print('still here')"),
+        memory_limit="1G", process_limit=16, file_size_limit="1M")
+    said = [" ".join(e[1] for e in errors(cell)) for cell in outputs]
+    assert "more memory than a graded notebook may (1G)" in said[0]
+    assert "more threads or processes than a graded notebook may (16)" in said[1]
+    assert "a file bigger than a graded notebook may (1M)" in said[2]
+    assert "its own folder" in said[3] or "no network" in said[3]
+    assert said[4]          # hidden by the wall: not found, or not allowed
+    assert outputs[5][0].text == "still here\n"

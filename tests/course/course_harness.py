@@ -33,6 +33,10 @@ HERE = Path(__file__).parent
 CELL_TIMEOUT = 15
 #: Assignments on which the hostile students are tried (the first one, to save time).
 HOSTILE_ON = 1
+#: Assignments on which the attack corpus (tests/course/attacks.py) is tried: the tricks
+#: on both, the breakouts of the grading run on the second (the issue's example).
+TRICKS_ON = ("01-states-and-moves", "02-uninformed-search")
+BREAKOUTS_ON = "02-uninformed-search"
 
 BEGIN_SOLUTION, END_SOLUTION = "### BEGIN SOLUTION", "### END SOLUTION"
 BEGIN_HIDDEN, END_HIDDEN = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
@@ -237,7 +241,13 @@ class Assignment:
     solution_names: set[str]
     expected: dict[str, tuple[float, float]] = field(default_factory=dict)
     hostile: dict[str, Callable] = field(default_factory=dict)
+    attacks: dict[str, tuple] = field(default_factory=dict)
     graded: dict[str, Graded] = field(default_factory=dict)
+
+    def points(self, grade_ids: list[str]) -> float:
+        """The automatic points of these test cells."""
+        return sum(float(nbgrader_meta(c).get("points", 0)) for c in self.source_nb.cells
+                   if grade_id(c) in grade_ids)
 
 
 @dataclass
@@ -249,6 +259,9 @@ class Course:
     feedback_log: dict[str, dict]
     csv_path: Path
     timings: dict[str, float]
+    hashes_before: dict[str, str] = field(default_factory=dict)
+    hashes_after: dict[str, str] = field(default_factory=dict)
+    planted: list[str] = field(default_factory=list)
 
     def feedback_html(self, assignment: str, student: str) -> str:
         a = self.assignments[assignment]
@@ -284,6 +297,7 @@ def build_course(root: Path) -> Course:
     from nbgrader.apps import NbGraderAPI
     from nbgrader.coursedir import CourseDirectory
 
+    import attacks
     venv_on_path()
 
     timings: dict[str, float] = {}
@@ -322,12 +336,24 @@ def build_course(root: Path) -> Course:
             for student, (nb, check) in hostile_students(release_nb, source_nb).items():
                 students[student] = nb
                 a.hostile[student] = check
+        corpus: dict[str, Any] = {}
+        if name in TRICKS_ON:
+            corpus |= attacks.grading_tricks(name, release_nb, source_nb)
+        if name == BREAKOUTS_ON:
+            corpus |= attacks.wall_attacks(name, release_nb, source_nb, root, nbname)
+            corpus |= attacks.run_attacks(release_nb, source_nb)
+            corpus |= attacks.reference_after(release_nb, source_nb)
+        for student, (nb, expectation) in corpus.items():
+            students[student] = nb
+            a.attacks[student] = expectation
         for student, nb in students.items():
             folder = root / "submitted" / student / name
             folder.mkdir(parents=True, exist_ok=True)
             nbformat.write(nb, folder / nbname)
             (folder / "timestamp.txt").write_text("2026-01-15 10:00:00.000000 UTC")
 
+    attacks.make_world_readable(root)
+    hashes_before = attacks.source_hashes(root)
     for name, a in result.items():
         for student in sorted(p.parent.name for p in (root / "submitted").glob(f"*/{name}")):
             t = time.perf_counter()
@@ -335,6 +361,10 @@ def build_course(root: Path) -> Course:
             seconds = time.perf_counter() - t
             a.graded[student] = Graded(*scores(api, name, student), seconds,
                                        str(res.get("log", "")) + str(res.get("error", "")))
+    hashes_after = attacks.source_hashes(root)
+    planted = [str(p) for p in attacks.planted_paths() if p.exists()]
+    for path in planted:        # never leave them behind, whatever the tests say
+        Path(path).unlink()
     feedback_log = {}
     for name in result:
         t = time.perf_counter()
@@ -345,7 +375,8 @@ def build_course(root: Path) -> Course:
     export_csv(api, csv_path)
     timings["export"] = time.perf_counter() - t
     write_timings(timings, result)
-    return Course(root, api, config, result, feedback_log, csv_path, timings)
+    return Course(root, api, config, result, feedback_log, csv_path, timings, hashes_before,
+                  hashes_after, planted)
 
 
 def write_timings(timings: dict[str, float], result: dict[str, Assignment]) -> None:

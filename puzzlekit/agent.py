@@ -1,0 +1,207 @@
+"""The grader's agent inside a student's kernel, used only while autograding.
+
+The grader (`puzzlekit.judge`) runs the graded tests itself. When a test calls a
+function the student wrote, the grader asks this agent (a shell message of its own,
+``puzzlekit_request``, whose handler `install` adds to the kernel before any student
+code runs) to call it here, in the student's kernel, with plain-data arguments
+(`puzzlekit.wire`). The agent answers with plain data: the value returned,
+what was printed, the arguments as the call left them (a test may check that a list was
+not changed), the state of `random`, and which forbidden puzzlekit references were
+called. Objects that are not plain data stay here; the grader gets a numbered handle.
+
+Nothing the agent says is trusted: the grader re-builds every value from primitives and
+checks it itself. A student's code can make the agent lie, but only about what its own
+code returned, which is what the tests check anyway.
+"""
+
+from __future__ import annotations
+
+import base64
+import builtins
+import contextlib
+import importlib
+import io
+import itertools
+import json
+import marshal
+import random
+import sys
+import traceback
+import types
+from typing import Any
+
+from . import wire
+
+_handles: dict[int, object] = {}
+_numbers = itertools.count(1)
+
+
+def _shell() -> Any:
+    from IPython import get_ipython
+    return get_ipython()
+
+
+def _namespace() -> dict[str, Any]:
+    shell = _shell()
+    return shell.user_ns if shell is not None else vars(sys.modules["__main__"])
+
+
+def _as_handle(value: object) -> dict[str, Any]:
+    number = next(_numbers)
+    _handles[number] = value
+    try:
+        text = repr(value)
+    except Exception:
+        text = f"<{type(value).__name__} object>"
+    return {"$h": number, "type": type(value).__name__, "repr": text[:300]}
+
+
+def _resolve(tagged: dict) -> Any:
+    """A tagged argument from the grader: a handle, or a function to run here."""
+    if "$h" in tagged:
+        return _handles[tagged["$h"]]
+    if "$ref" in tagged:
+        name = tagged["$ref"]
+        space = _namespace()
+        return space[name] if name in space else getattr(builtins, name)
+    if "$py" in tagged:
+        module, _, qualname = tagged["$py"].partition(":")
+        value: Any = importlib.import_module(module)
+        for part in qualname.split("."):
+            value = getattr(value, part)
+        return value
+    if "$code" in tagged:
+        code = marshal.loads(base64.b64decode(tagged["$code"]))
+        return types.FunctionType(code, _namespace(), tagged.get("name", "<lambda>"))
+    raise wire.WireError("unknown tag")
+
+
+def _out(value: object) -> Any:
+    return wire.encode(value, _as_handle)
+
+
+def _target(req: dict) -> Any:
+    if "name" in req:
+        return _namespace()[req["name"]]
+    return _handles[req["h"]]
+
+
+def _error(e: BaseException) -> dict[str, Any]:
+    """A student's exception as data: its name, message and the notebook's traceback."""
+    lines: list[str]
+    try:
+        shell = _shell()
+        lines = shell.InteractiveTB.structured_traceback(type(e), e, e.__traceback__,
+                                                         tb_offset=1)
+    except Exception:
+        lines = traceback.format_exception(type(e), e, e.__traceback__)[1:]
+    return {"ename": type(e).__name__, "evalue": str(e)[:5000],
+            "traceback": [str(line)[:5000] for line in lines[-40:]]}
+
+
+def _call(req: dict) -> dict[str, Any]:
+    from .grading import forbidding
+    func = _target(req)
+    args = [wire.decode(a, _resolve) for a in req.get("args", [])]
+    kwargs = {k: wire.decode(v, _resolve) for k, v in req.get("kwargs", {}).items()}
+    if req.get("random") is not None:        # None: the kernel's state is the judge's
+        random.setstate(wire.decode(req["random"]))
+    before = random.getstate()
+    out, err = io.StringIO(), io.StringIO()
+    reply: dict[str, Any] = {"ok": True}
+    with forbidding(*req.get("forbid", [])) as calls:
+        try:
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+                value = func(*args, **kwargs)
+            reply["value"] = _out(value)
+        except BaseException as e:   # the grader decides what it means
+            reply["error"] = _error(e)
+    reply["violations"] = sorted(set(calls))
+    reply["stdout"], reply["stderr"] = out.getvalue()[:10_000_000], err.getvalue()[:1_000_000]
+    reply["mutated"] = {str(i): _out(a) for i, a in enumerate(args)
+                        if type(a) in (list, dict, set)}
+    after = random.getstate()
+    reply["random"] = None if after == before else wire.encode(after)
+    return reply
+
+
+_OPERATIONS = {
+    "eq": lambda x, y: x == y, "ne": lambda x, y: x != y, "hash": lambda x, _: hash(x),
+    "len": lambda x, _: len(x), "iter": lambda x, _: list(x), "bool": lambda x, _: bool(x),
+    "getitem": lambda x, y: x[y], "contains": lambda x, y: y in x,
+    "repr": lambda x, _: repr(x), "str": lambda x, _: str(x),
+}
+
+
+def _operate(req: dict) -> dict[str, Any]:
+    obj = _target(req)
+    arg = wire.decode(req.get("arg"), _resolve)
+    try:
+        if req["op"] == "getattr":
+            value = getattr(obj, arg)
+        else:
+            value = _OPERATIONS[req["op"]](obj, arg)
+        return {"ok": True, "value": _out(value)}
+    except BaseException as e:
+        return {"ok": True, "error": _error(e)}
+
+
+def _names(req: dict) -> dict[str, Any]:
+    space = _namespace()
+    found: dict[str, Any] = {}
+    for name in req["names"]:
+        if name not in space:
+            found[name] = {"kind": "missing"}
+            continue
+        value = space[name]
+        try:
+            found[name] = {"kind": "data", "value": wire.encode(value)}
+        except wire.WireError:
+            kind = "callable" if callable(value) and not isinstance(value, type) else "object"
+            found[name] = {"kind": kind, "value": ["x", _as_handle(value)]}
+    return {"ok": True, "names": found}
+
+
+def _count(req: dict) -> dict[str, Any]:
+    shell = _shell()
+    if shell is not None:
+        shell.execution_count = int(req["n"])
+    return {"ok": True}
+
+
+_DISPATCH = {"call": _call, "op": _operate, "names": _names, "count": _count,
+             "ping": lambda req: {"ok": True}}
+
+
+def answer(req: dict[str, Any]) -> str:
+    """The reply to one request from the grader, as JSON text."""
+    try:
+        return json.dumps(_DISPATCH[req["kind"]](req), separators=(",", ":"))
+    except BaseException as e:
+        return json.dumps({"ok": False, "fault": f"{type(e).__name__}: {e}"[:2000]})
+
+
+def serve(request: str) -> str:
+    """Answer one request (JSON text); the reply goes to the file the request names."""
+    req = json.loads(request)
+    with open(req["reply"], "w", encoding="utf-8") as f:
+        f.write(answer(req))
+    return "ok"
+
+
+REQUEST, REPLY = "puzzlekit_request", "puzzlekit_reply"
+
+
+def _handle(stream: Any, idents: Any, msg: dict[str, Any]) -> None:
+    """The kernel's handler of the grader's requests (a shell message of our own type,
+    so that no student's input transformer or cell hook sits in the way)."""
+    text = answer(msg.get("content", {}))
+    kernel = _shell().kernel
+    kernel.session.send(stream, REPLY, {"buffered": True}, msg, idents,
+                        buffers=[text.encode("utf-8")])
+
+
+def install() -> str:
+    """Make the kernel answer the grader's requests directly (called once per kernel)."""
+    _shell().kernel.shell_handlers[REQUEST] = _handle
+    return "ok"

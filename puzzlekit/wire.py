@@ -1,0 +1,187 @@
+"""Plain data on the wire between the grader and a student's kernel.
+
+While a notebook is autograded, the verdict of every graded test is computed by the
+grader (`puzzlekit.judge`), and the student's code runs in its own kernel
+(`puzzlekit.agent`). Values cross between them as JSON, so that the grader re-builds
+them from primitive types only: a tuple of ints on the grader's side is a real tuple of
+real ints, whatever object the student's code returned. Objects that are not plain data
+(a student's class instance, a generator) stay in the kernel and cross as a *handle*
+that the grader can only ask questions about.
+
+Containers are JSON arrays whose first item says what they are (arrays parse several
+times faster than objects, and a path of 20,000 boards is a common answer):
+
+    None, bool, int, float, str   as themselves
+    list, tuple                   ["l", ...], ["t", ...]
+    set, frozenset                ["s", ...], ["f", ...]
+    dict                          ["d", key, value, key, value, ...]
+    bytes, inf/nan                ["b", "<base64>"], ["n", "inf"]
+    anything else                 ["x", {...}]: a handle on a kernel object
+                                  {"$h": 17, "type": ..., "repr": ...}, or a function
+                                  sent to the kernel {"$ref": name}, {"$py": "mod:name"},
+                                  {"$code": "<base64 marshal>", "name": ...}
+
+`decode` is strict: anything else is a `WireError`, never an object of the sender's
+choosing; an ``["x", ...]`` item reaches only the receiver's own `handle` function.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import math
+from collections.abc import Callable
+from typing import Any
+
+#: the deepest nesting accepted (a board is 3 deep; a path of boards 4)
+MAX_DEPTH = 64
+#: the largest message accepted from a kernel, in characters
+MAX_CHARS = 256 * 1024 * 1024
+
+_PLAIN = (type(None), bool, int, float, str)
+_EXACT = frozenset({type(None), bool, int, float, str, list, tuple, set, frozenset, dict, bytes})
+
+
+class WireError(ValueError):
+    """A message that is not plain data as this module defines it."""
+
+
+def _exact(value: object) -> object:
+    """A subclass of a plain type as the plain value (its rigged methods left behind)."""
+    if isinstance(value, bool):
+        return bool(value)
+    if isinstance(value, int):
+        return int.__index__(value)
+    if isinstance(value, float):
+        return float.__float__(value)
+    if isinstance(value, str):
+        return str.__str__(value)
+    if isinstance(value, tuple):
+        return tuple(tuple.__iter__(value))
+    if isinstance(value, list):
+        return list(list.__iter__(value))
+    if isinstance(value, frozenset):
+        return frozenset(frozenset.__iter__(value))
+    if isinstance(value, set):
+        return set(set.__iter__(value))
+    if isinstance(value, dict):
+        return dict(dict.items(value))
+    return value
+
+
+def encode(value: object, other: Callable[[object], Any] | None = None,
+           depth: int = 0) -> Any:
+    """`value` as JSON-ready plain data; `other(x)` gives the dict for what is not."""
+    if depth > MAX_DEPTH:
+        raise WireError("the value is nested too deeply")
+    if type(value) not in _EXACT:
+        value = _exact(value)
+    kind = type(value)
+    if kind in _PLAIN:
+        if kind is float and not math.isfinite(value):  # type: ignore[arg-type]
+            return ["n", repr(value)]
+        return value
+    if kind is tuple or kind is list:
+        tag = "t" if kind is tuple else "l"
+        if all(type(x) is int for x in value):  # type: ignore[attr-defined]
+            return [tag, *value]  # type: ignore[misc]   # a row of a board: the common case
+        return [tag] + [encode(x, other, depth + 1) for x in value]  # type: ignore[attr-defined]
+    if kind is set or kind is frozenset:
+        return ["s" if kind is set else "f"] + [encode(x, other, depth + 1)
+                                                for x in value]  # type: ignore[attr-defined]
+    if kind is dict:
+        out: list[Any] = ["d"]
+        for k, v in value.items():  # type: ignore[attr-defined]
+            out += [encode(k, other, depth + 1), encode(v, other, depth + 1)]
+        return out
+    if kind is bytes:
+        return ["b", base64.b64encode(value).decode()]  # type: ignore[arg-type]
+    item = getattr(value, "item", None)            # numpy scalars
+    if item is not None and type(value).__module__ == "numpy" and callable(item):
+        try:
+            plain = item()
+        except Exception:
+            plain = None
+        if type(plain) in _PLAIN:
+            return encode(plain, other, depth)
+    if other is None:
+        raise WireError(f"{kind.__name__} is not plain data")
+    tagged = other(value)
+    if type(tagged) is not dict:
+        raise WireError("an extension must be a dict")
+    return ["x", tagged]
+
+
+def dumps(value: object, other: Callable[[object], Any] | None = None) -> str:
+    """`value` encoded as a JSON string."""
+    return json.dumps(encode(value, other), separators=(",", ":"))
+
+
+def _extension(body: Any) -> dict[str, Any]:
+    if type(body) is not dict or not all(type(k) is str and type(v) in _PLAIN
+                                         for k, v in body.items()):
+        raise WireError("an extension must be a flat dict of plain values")
+    return body
+
+
+def _decode(x: Any, handle: Callable[[dict], Any] | None, depth: int) -> Any:
+    if depth > MAX_DEPTH:
+        raise WireError("the value is nested too deeply")
+    kind = type(x)
+    if kind in _PLAIN:
+        return x
+    if kind is not list or not x or type(x[0]) is not str:
+        raise WireError(f"unexpected {kind.__name__} on the wire")
+    tag = x[0]
+    if tag == "t" or tag == "l":
+        if all(type(v) is int for v in x[1:]):             # a row of a board
+            return tuple(x[1:]) if tag == "t" else x[1:]
+        items = [_decode(v, handle, depth + 1) for v in x[1:]]
+        return tuple(items) if tag == "t" else items
+    if tag == "s" or tag == "f":
+        items = [_decode(v, handle, depth + 1) for v in x[1:]]
+        try:
+            return set(items) if tag == "s" else frozenset(items)
+        except TypeError:
+            raise WireError("an unhashable item in a set") from None
+    if tag == "d":
+        if len(x) % 2 != 1:
+            raise WireError("a dict needs pairs")
+        out: dict[Any, Any] = {}
+        for i in range(1, len(x), 2):
+            try:
+                out[_decode(x[i], handle, depth + 1)] = _decode(x[i + 1], handle, depth + 1)
+            except TypeError:
+                raise WireError("an unhashable key in a dict") from None
+        return out
+    if tag == "n" and len(x) == 2 and x[1] in ("inf", "-inf", "nan"):
+        return float(x[1])
+    if tag == "b" and len(x) == 2 and type(x[1]) is str:
+        try:
+            return base64.b64decode(x[1], validate=True)
+        except ValueError:
+            raise WireError("bytes need base64 text") from None
+    if tag == "x" and len(x) == 2:
+        if handle is None:
+            raise WireError("no extension is accepted here")
+        return handle(_extension(x[1]))
+    raise WireError(f"an unknown tag {tag[:20]!r}")
+
+
+def decode(x: Any, handle: Callable[[dict], Any] | None = None) -> Any:
+    """Plain data re-built from JSON-ready `x`; `handle(tagged)` builds the rest."""
+    try:
+        return _decode(x, handle, 0)
+    except RecursionError:
+        raise WireError("the value is nested too deeply") from None
+
+
+def loads(text: str, handle: Callable[[dict], Any] | None = None) -> Any:
+    """Plain data re-built from the JSON string `text`."""
+    if type(text) is not str or len(text) > MAX_CHARS:
+        raise WireError("the message is not text or is too long")
+    try:
+        raw = json.loads(text)
+    except (ValueError, RecursionError) as e:
+        raise WireError(f"the message is not JSON: {e}") from None
+    return decode(raw, handle)

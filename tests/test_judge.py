@@ -1,0 +1,282 @@
+"""The judge and its agent, in one process: verdicts built from plain data only.
+
+`InProcess` plays the kernel: it hands each request to `puzzlekit.agent.serve` with a
+namespace of its own (the "student's" globals), the way the agent answers inside a real
+kernel. Since both sides share one process here, no "student" below patches a module
+(that would patch the judge too); the real kernel, the wall, nbgrader and the whole
+attack corpus are tested in tests/course.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import types
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import puzzlekit
+from puzzlekit import agent, wire
+from puzzlekit.judge import Judge, KernelFault, Remote, RemoteFunction, bound_names
+
+
+class InProcess:
+    """A Channel whose 'kernel' is this process, with `space` as the student's globals."""
+
+    def __init__(self, tmp_path, space: dict[str, Any]) -> None:
+        self.tmp, self.space, self.n = tmp_path, space, 0
+
+    def request(self, req: dict[str, Any], timeout: float) -> dict[str, Any]:
+        self.n += 1
+        reply = self.tmp / f"reply-{self.n}.json"
+        original = agent._namespace
+        agent._namespace = lambda: self.space  # type: ignore[assignment]
+        try:
+            agent.serve(json.dumps(dict(req, reply=str(reply))))
+        finally:
+            agent._namespace = original  # type: ignore[assignment]
+        return json.loads(reply.read_text())
+
+
+def student(tmp_path, code: str) -> tuple[Judge, dict[str, Any]]:
+    space: dict[str, Any] = {"__name__": "__main__"}
+    exec(code, space)
+    return Judge(InProcess(tmp_path, space), call_timeout=5), space
+
+
+GIVEN = """
+from puzzlekit.grading import assert_equal, assert_board_equal, forbid_reference, \\
+    run_with_timeout
+import puzzlekit
+start = ((8, 0, 6), (5, 4, 7), (2, 3, 1))
+"""
+
+TEST = """
+with forbid_reference("findZero"):
+    assert_equal(findZero(start), (0, 1), "findZero(start)")
+"""
+
+
+def outcome(judge: Judge, test: str = TEST) -> str | None:
+    """None if the test passed, else its error's name and message."""
+    judge.run_given(GIVEN, 1)
+    outputs = judge.run_test(test, 2)
+    errors = [o for o in outputs if o["output_type"] == "error"]
+    return f"{errors[-1]['ename']}: {errors[-1]['evalue']}" if errors else None
+
+
+HONEST = """
+def findZero(S):
+    for r, row in enumerate(S):
+        for c, x in enumerate(row):
+            if x == 0:
+                return (r, c)
+"""
+
+
+def test_an_honest_answer_passes(tmp_path):
+    judge, _ = student(tmp_path, HONEST)
+    assert outcome(judge) is None
+
+
+@pytest.mark.parametrize("code", [
+    # rebinding the test helpers in the student's namespace
+    HONEST.replace("(r, c)", "(9, 9)") + "\nassert_equal = lambda *a, **k: None\n",
+    # an object that equals everything
+    "class Yes:\n    __eq__ = lambda s, o: True\n    __hash__ = lambda s: 0\n"
+    "def findZero(S):\n    return Yes()\n",
+    # a tuple subclass with a rigged __eq__ comes over as its plain items
+    "class T(tuple):\n    __eq__ = lambda s, o: True\n    __hash__ = lambda s: 0\n"
+    "def findZero(S):\n    return T((9, 9))\n",
+    # the reference, reached through a default argument, a partial and a lambda
+    "import puzzlekit\ndef findZero(S, _r=puzzlekit.findZero):\n    return _r(S)\n",
+    "import functools, puzzlekit\nfindZero = functools.partial(puzzlekit.findZero)\n",
+    "import puzzlekit\nfindZero = (lambda f: lambda S: f(S))(puzzlekit.findZero)\n",
+    # swallowing the forbidden call's error does not help
+    "import puzzlekit\ndef findZero(S):\n    try:\n        puzzlekit.lecture.findZero(S)\n"
+    "    except AssertionError:\n        pass\n    return (0, 1)\n",
+])
+def test_a_trick_fails(tmp_path, code):
+    judge, _ = student(tmp_path, code)
+    assert outcome(judge) is not None
+
+
+def test_a_forbidden_call_is_named(tmp_path):
+    judge, _ = student(tmp_path, "import functools, puzzlekit\n"
+                                 "findZero = functools.partial(puzzlekit.findZero)\n")
+    assert "ready-made findZero" in outcome(judge)
+    # and the reference works again afterwards, here and for the judge
+    assert puzzlekit.findZero(((1, 0), (2, 3))) == (0, 1)
+
+
+def test_a_stub_says_it_is_not_written_yet(tmp_path):
+    judge, _ = student(tmp_path, "def findZero(S):\n    raise NotImplementedError()\n")
+    assert outcome(judge) == "NotImplementedError: findZero is not written yet: it still " \
+                             "raises NotImplementedError"
+
+
+def test_a_missing_function_is_a_name_error(tmp_path):
+    judge, _ = student(tmp_path, "")
+    assert outcome(judge).startswith("NameError")
+
+
+def test_a_test_helper_is_never_taken_from_the_kernel(tmp_path):
+    judge, _ = student(tmp_path, HONEST + "\nstart = ((1, 2), (3, 0))\n")
+    assert outcome(judge) is None      # `start` is the given cell's, not the student's
+
+
+def test_printed_text_and_mutated_arguments_come_back(tmp_path):
+    judge, _ = student(tmp_path, "def f(xs):\n    print('hi')\n    xs.append(1)\n"
+                                 "    return len(xs)\n")
+    test = ("import io, contextlib\nxs = []\nbuf = io.StringIO()\n"
+            "with contextlib.redirect_stdout(buf):\n    n = f(xs)\n"
+            "assert (n, xs, buf.getvalue()) == (1, [1], 'hi\\n'), (n, xs, buf.getvalue())\n")
+    assert outcome(judge, test) is None
+
+
+def test_the_random_state_travels_both_ways(tmp_path):
+    judge, _ = student(tmp_path, "import random\ndef roll():\n    return random.random()\n")
+    test = ("import random\nrandom.seed(1)\na = [roll(), roll()]\nrandom.seed(1)\n"
+            "assert a == [random.random(), random.random()], a\n")
+    assert outcome(judge, test) is None
+
+
+def test_objects_stay_in_the_kernel_as_handles(tmp_path):
+    code = ("class P:\n    def __init__(self, s):\n        self.squares = list(s)\n"
+            "    def __eq__(self, o):\n        return isinstance(o, P) and "
+            "self.squares == o.squares\n    def __hash__(self):\n"
+            "        return hash(tuple(self.squares))\n    def moved(self):\n"
+            "        return [P(self.squares[::-1]), None]\n")
+    judge, _ = student(tmp_path, code)
+    test = ("a, b = P('123'), P('123')\nassert a == b and not (a == P('321'))\n"
+            "assert len({a, b}) == 1 and a.squares == ['1', '2', '3']\n"
+            "m, n = a.moved()\nassert ''.join(m.squares) == '321' and n is None\n"
+            "assert not (a == None) and a != ['1', '2', '3']\n")
+    assert outcome(judge, test) is None
+
+
+def test_a_handle_never_equals_the_judges_data(tmp_path):
+    judge, _ = student(tmp_path, "class Yes:\n    __eq__ = lambda s, o: True\n"
+                                 "    __hash__ = lambda s: 0\nyes = Yes()\n")
+    judge.run_given("x = 1", 1)
+    assert isinstance(judge.ns["yes"], Remote)
+    assert judge.ns["yes"] != (0, 1) and not (judge.ns["yes"] == (0, 1))
+
+
+def test_functions_are_sent_by_reference_or_by_code(tmp_path):
+    judge, _ = student(tmp_path, "def apply(h, S, G):\n    return h(S, G)\n")
+    test = ("S, G = ((1, 0), (2, 3)), ((0, 1), (2, 3))\n"
+            "assert apply(puzzlekit.manhattan, S, G) == 1\n"
+            "assert apply(lambda S, goal: 7, S, G) == 7\n")
+    assert outcome(judge, test) is None
+
+
+def test_a_failure_shows_the_test_line_and_the_boards(tmp_path):
+    judge, _ = student(tmp_path, "def moveUp(S, r, c):\n    return ((1, 2), (3, 0))\n")
+    judge.run_given(GIVEN, 1)
+    outputs = judge.run_test("assert_board_equal(moveUp(((1, 0), (3, 2)), 0, 1),"
+                             " ((1, 2), (3, 0))[::-1], what='moveUp')\n", 7)
+    error = outputs[-1]
+    assert error["ename"] == "AssertionError"
+    assert any("In[7]" in chunk and "line 1" in chunk for chunk in error["traceback"])
+    assert any(o["output_type"] == "display_data" for o in outputs)
+
+
+class Faulty(InProcess):
+    """A kernel whose calls of the student's code all end in `fault`."""
+
+    def __init__(self, tmp_path, space, fault: str) -> None:
+        super().__init__(tmp_path, space)
+        self.fault = fault
+
+    def request(self, req, timeout):
+        if req["kind"] == "call":
+            raise KernelFault(self.fault)
+        return super().request(req, timeout)
+
+
+def faulty_judge(tmp_path, fault: str) -> Judge:
+    space: dict[str, Any] = {}
+    exec(HONEST, space)
+    return Judge(Faulty(tmp_path, space, fault), call_timeout=5, memory="2G")
+
+
+def test_a_kernel_fault_fails_only_that_test(tmp_path):
+    said = outcome(faulty_judge(tmp_path, "died"))
+    assert "kernel stopped while running findZero" in said and "2G" in said
+
+
+def test_a_timeout_inside_run_with_timeout_gives_its_message(tmp_path):
+    test = "run_with_timeout(2, findZero, start)\n"
+    assert "did not finish within 2 seconds" in outcome(faulty_judge(tmp_path, "timeout"), test)
+
+
+def test_bound_names():
+    assert bound_names("import os\nfrom x import y as z\ndef f(): global g; g = 1\n"
+                       "for i in range(3): pass\nclass C: pass\nw = v = 1\n") == \
+        {"os", "z", "f", "g", "i", "C", "w", "v"}
+
+
+def test_remote_function_repr(tmp_path):
+    assert "search" in repr(RemoteFunction(Judge(InProcess(tmp_path, {})), "search"))
+
+
+# ---------------------------------------------------------------------------
+# the wire
+
+plain = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(),
+    lambda inner: (st.lists(inner, max_size=4) | st.tuples(inner, inner)
+                   | st.frozensets(st.integers() | st.text(), max_size=4)
+                   | st.dictionaries(st.integers() | st.text(), inner, max_size=4)),
+    max_leaves=20)
+
+
+@given(plain)
+def test_plain_data_round_trips(value):
+    assert wire.loads(wire.dumps(value)) == value
+    assert type(wire.loads(wire.dumps(value))) is type(value)
+
+
+@pytest.mark.parametrize("text", [
+    '{"$t": [1]}', '{"a": 1}', '[]', '[1, 2]', '["q", 1]', '["d", 1]', '["s", ["l", 1]]',
+    '["x", {"$h": 1}]', '["x", {"$py": "os:system"}]', '["x", [1]]', '["n", "1e999"]',
+    '["b", "***"]', '["t", ' * 5000 + '1' + ']' * 5000, "not json",
+])
+def test_the_wire_refuses_what_is_not_plain_data(text):
+    with pytest.raises(wire.WireError):
+        wire.loads(text)
+
+
+def test_subclasses_and_numpy_scalars_cross_as_their_plain_values():
+    import numpy as np
+
+    class Rigged(int):
+        def __eq__(self, other):
+            return True
+        __hash__ = int.__hash__
+
+    assert wire.loads(wire.dumps([np.int64(3), np.float64(0.5)])) == [3, 0.5]
+    back = wire.loads(wire.dumps((Rigged(3),), other=lambda x: {"$h": 1}),
+                      handle=lambda tagged: "handle")
+    assert type(back[0]) is int and back[0] == 3 and back[0] != 4
+
+
+def test_non_finite_floats_cross():
+    assert wire.loads(wire.dumps([float("inf"), float("-inf")])) == [float("inf"), -float("inf")]
+
+
+def test_random_state_crosses():
+    state = random.getstate()
+    assert wire.decode(wire.encode(state)) == state
+
+
+def test_the_agent_sends_functions_back_as_handles(tmp_path):
+    judge, _ = student(tmp_path, "def f():\n    return types\nimport types\n")
+    judge.run_given("x = 1", 1)
+    assert isinstance(judge.ns["f"](), Remote)
+    assert isinstance(judge.ns["types"], Remote)
+    assert isinstance(types, types.ModuleType)
