@@ -109,3 +109,14 @@ def test_a_limit_is_reported_in_plain_words(run):
     assert "its own folder" in said[3] or "no network" in said[3]
     assert said[4]          # hidden by the wall: not found, or not allowed
     assert outputs[5][0].text == "still here\n"
+
+
+def test_without_a_wall_grading_works_and_says_so_once(run, caplog):
+    import puzzlekit.autograde as autograde
+    autograde._warned.clear()
+    nb = notebook("def f():\n    return 1", "assert f() == 1", tests=[1])
+    with caplog.at_level("WARNING"):
+        assert not errors(run(nb, wall=False)[1])
+        run(nb, wall=False)
+    said = [r.getMessage() for r in caplog.records if "no wall" in r.getMessage()]
+    assert len(said) == 1 and "grader's rights" in said[0]

@@ -195,3 +195,43 @@ def test_export_writes_every_score_to_the_csv(course):
                                 and c.metadata.get("nbgrader", {}).get("grade")))
             assert got[(name, student)] == (graded.score, graded.max_score + written), \
                 (name, student)
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_no_kernel_cell_reads_a_name_only_a_test_cell_defines(assignment):
+    """Test cells run in the grader (the judge) while autograding: a student's cell or a
+    demo cell that reads a name only a test cell defines would fail there."""
+    import symtable
+
+    import nbformat
+    from course_harness import COURSE, is_test, notebook_name
+    from puzzlekit.judge import bound_names
+
+    def read_names(source: str) -> set[str]:
+        try:
+            table = symtable.symtable(source, "<cell>", "exec")
+        except SyntaxError:
+            return set()
+        names = {s.get_name() for s in table.get_symbols() if s.is_referenced()}
+        stack = list(table.get_children())
+        while stack:
+            child = stack.pop()
+            names |= {s.get_name() for s in child.get_symbols()
+                      if s.is_global() and s.is_referenced()}
+            stack += child.get_children()
+        return names
+
+    nb = nbformat.read(COURSE / "source" / assignment / notebook_name(assignment),
+                       as_version=4)
+    in_tests: set[str] = set()
+    in_kernel: set[str] = set()
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        bound = bound_names(cell.source)
+        if is_test(cell):
+            in_tests |= bound
+            continue
+        wrong = (read_names(cell.source) - bound - in_kernel) & in_tests
+        assert not wrong, f"a kernel cell reads {sorted(wrong)}, defined only by a test cell"
+        in_kernel |= bound
