@@ -346,7 +346,7 @@ def _forbidden_call(name: str) -> AssertionError:
     """Record a call of a forbidden reference; the error to raise in the student's code."""
     for calls in _CALLS:
         calls.append(name)
-    return AssertionError(f"your code called puzzlekit's ready-made {name}; this "
+    return AssertionError(f"your code called puzzlekit's ready-made {name};\nthis "
                           "exercise asks you to write it yourself")
 
 
@@ -393,13 +393,16 @@ def forbidding(*names: str) -> Iterator[list[str]]:
                     patches.append((space, key, value))
                     space[key] = _Forbidden(name, calls)
     # the function objects themselves: whoever holds one calls the stand-in's code
+    stand_ins: dict[int, tuple[types.FunctionType, str]] = {}
     for name, functions in behind.items():
-        code = _stand_in_code(name)
-        for f in functions:
-            if f.__code__.co_freevars:
-                continue
-            swapped.append((f, f.__code__))
-            f.__code__ = code
+        for f in functions:   # each function once, under its own name if it is forbidden
+            if id(f) not in stand_ins or f.__name__ == name:
+                stand_ins[id(f)] = (f, name)
+    for f, name in stand_ins.values():
+        if f.__code__.co_freevars:
+            continue
+        swapped.append((f, f.__code__))
+        f.__code__ = _stand_in_code(name)
     _CALLS.append(calls)
     try:
         yield calls

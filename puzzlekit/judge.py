@@ -187,20 +187,20 @@ _BUILTIN_ERRORS = {name: cls for name, cls in vars(builtins).items()
                    if isinstance(cls, type) and issubclass(cls, Exception)}
 
 NOT_WRITTEN = "{name} is not written yet: it still raises NotImplementedError"
-KERNEL_DIED = ("the Python kernel stopped while running {name}: did your code call "
-               "os._exit() or sys.exit(), or use more memory than a graded notebook may "
+KERNEL_DIED = ("the Python kernel stopped while running {name}:\ndid your code call "
+               "os._exit() or sys.exit(), or use more memory than a graded\nnotebook may "
                "({memory})? The kernel was restarted for the next tests.")
-TOO_LONG = ("{name} did not finish within {seconds:g} seconds and was stopped. Is there an "
-            "infinite loop, or a search that revisits the same states again and again (a "
+TOO_LONG = ("{name} did not finish within {seconds:g} seconds and was stopped.\nIs there an "
+            "infinite loop, or a search that revisits the same states\nagain and again (a "
             "missing visited set)?")
-MEMORY = ("your code used more memory than a graded notebook may ({memory}) and was "
+MEMORY = ("your code used more memory than a graded notebook may ({memory})\nand was "
           "stopped: does a search keep more states than it needs?")
-PROCESSES = ("your code started more threads or processes than a graded notebook may "
+PROCESSES = ("your code started more threads or processes than a graded notebook\nmay "
              "({processes}): a search needs none")
 FILE_SIZE = ("your code wrote a file bigger than a graded notebook may ({file_size})")
-NETWORK = "there is no network while a notebook is graded: your code must not need one"
-OUTSIDE = ("{evalue} (while it is graded, a notebook may use only its own folder: no "
-           "other files and no network)")
+NETWORK = "there is no network while a notebook is graded:\nyour code must not need one"
+OUTSIDE = ("{evalue}\n(while it is graded, a notebook may use only its own folder: no "
+           "other files\nand no network)")
 
 
 def explain_limit(ename: str, evalue: str, limits: dict[str, str]) -> str | None:
@@ -218,7 +218,7 @@ def explain_limit(ename: str, evalue: str, limits: dict[str, str]) -> str | None
     if ename == "PermissionError" or "Read-only file system" in evalue:
         return OUTSIDE.format(evalue=evalue)
     return None
-FORBIDDEN = ("your code called puzzlekit's ready-made {name}; this exercise asks you to "
+FORBIDDEN = ("your code called puzzlekit's ready-made {name};\nthis exercise asks you to "
              "write it yourself")
 
 

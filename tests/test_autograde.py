@@ -102,7 +102,7 @@ def test_a_limit_is_reported_in_plain_words(run):
         "open('/etc/shadow').read()",
         "print('still here')"),
         memory_limit="1G", process_limit=16, file_size_limit="1M")
-    said = [" ".join(e[1] for e in errors(cell)) for cell in outputs]
+    said = [" ".join(" ".join(e[1] for e in errors(cell)).split()) for cell in outputs]
     assert "more memory than a graded notebook may (1G)" in said[0]
     assert "more threads or processes than a graded notebook may (16)" in said[1]
     assert "a file bigger than a graded notebook may (1M)" in said[2]
