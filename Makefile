@@ -20,8 +20,18 @@ venv: $(STAMP)
 # root (containers, CI machines) needs --allow-root; everyone else gets the plain command
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
+# knobs: make lab PORT=8899 IP=0.0.0.0 BROWSER=0 (BROWSER=0: no browser, e.g. on a server)
+PORT    ?= 8888
+IP      ?= localhost
+BROWSER ?= 1
+NO_BROWSER := $(if $(filter 0 no false,$(BROWSER)),--no-browser,)
+
+# from the course root, so that nbgrader finds its config; the venv's bin/ first on PATH,
+# so that the formgrader finds nbgrader's own programs (alembic) whatever the caller's PATH
 lab: $(STAMP)
-	cd notebooks && ../$(VENV)/bin/jupyter lab $(ALLOW_ROOT)   # from the course root, so nbgrader finds its config
+	@echo "Opening JupyterLab on the course: http://$(IP):$(PORT)/lab (the URL with its token follows)"
+	cd notebooks && PATH="$(CURDIR)/$(VENV)/bin:$$PATH" ../$(VENV)/bin/jupyter lab \
+		--ServerApp.ip=$(IP) --ServerApp.port=$(PORT) $(NO_BROWSER) $(ALLOW_ROOT)
 
 test: $(STAMP)
 	$(PY) -m pytest $(PYTEST_ARGS)
