@@ -146,15 +146,30 @@ class WalledExecute(Execute):
                 assert info
                 self.nb.metadata["language_info"] = info["content"]["language_info"]
                 self._install_agent()
+                wall = self._wall_report()    # read before any student code could touch it
                 for index, cell in enumerate(self.nb.cells):
                     self.preprocess_cell(cell, resources, index)
             self.set_widgets_metadata()
+            self.nb.metadata["puzzlekit"] = {"wall": wall, "judge": bool(self.judge_tests),
+                                             "kernel_restarts": self._restarts}
         finally:
             if self._quiet is not None:
                 self._quiet[1].stop_channels()
             self._kernel_log.close()
             shutil.rmtree(self._scratch, ignore_errors=True)
         return self.nb, self.resources
+
+    def _wall_report(self) -> dict[str, Any]:
+        """What the wall held for this kernel (its launcher's report), in short."""
+        try:
+            report = json.loads((self._scratch / ".wall.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {"up": False}
+        keys = ("landlock_abi", "userns", "netns", "private_root", "network", "limits",
+                "warnings")
+        short = {k: report.get(k) for k in keys}
+        short["up"] = bool(report.get("landlock_abi"))
+        return short
 
     def _limits(self) -> dict[str, str]:
         return {"memory": self.memory_limit, "processes": str(self.process_limit),
