@@ -11,7 +11,7 @@ import html
 import time
 from typing import Any
 
-from .progress import ProgressEvent, Reporter, text_reporter, under_autograder
+from .progress_events import ProgressEvent, Reporter, text_reporter, under_autograder
 
 #: what the value of each kind of event counts
 LABELS = {"layer": "depth", "bound": "bound", "nodes": "nodes", "done": "done"}
