@@ -31,6 +31,7 @@ import types
 from typing import Any
 
 from . import wire
+from .grading import forbidding
 
 _handles: dict[int, object] = {}
 _numbers = itertools.count(1)
@@ -100,7 +101,6 @@ def _error(e: BaseException) -> dict[str, Any]:
 
 
 def _call(req: dict) -> dict[str, Any]:
-    from .grading import forbidding
     func = _target(req)
     args = [wire.decode(a, _resolve) for a in req.get("args", [])]
     kwargs = {k: wire.decode(v, _resolve) for k, v in req.get("kwargs", {}).items()}
@@ -179,14 +179,6 @@ def answer(req: dict[str, Any]) -> str:
         return json.dumps(_DISPATCH[req["kind"]](req), separators=(",", ":"))
     except BaseException as e:
         return json.dumps({"ok": False, "fault": f"{type(e).__name__}: {e}"[:2000]})
-
-
-def serve(request: str) -> str:
-    """Answer one request (JSON text); the reply goes to the file the request names."""
-    req = json.loads(request)
-    with open(req["reply"], "w", encoding="utf-8") as f:
-        f.write(answer(req))
-    return "ok"
 
 
 REQUEST, REPLY = "puzzlekit_request", "puzzlekit_reply"

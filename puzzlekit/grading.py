@@ -14,6 +14,7 @@ expected, what came back, and (in a notebook) both boards side by side in colour
 from __future__ import annotations
 
 import contextlib
+import functools
 import html
 import inspect
 import signal
@@ -25,6 +26,7 @@ from typing import Any, TypeVar
 
 from .board import State
 from .errors import PuzzleError
+from .judge import current_judge
 
 T = TypeVar("T")
 
@@ -128,7 +130,6 @@ def _diff_html(expected: State, got: State | None, got_raw: object) -> str:
 
 
 def _show_html(markup: str) -> None:
-    from .judge import current_judge
     judge = current_judge()
     if judge is not None:      # autograding: the grader keeps the picture for the feedback
         judge.display_html(markup)
@@ -330,13 +331,24 @@ _ENGINES = {"solve": ("solver", "uninformed", "informed", "layered", "pdb", "lar
 
 
 def _stand_in_code(name: str) -> types.CodeType:
-    """The code of a function that reports a call of the forbidden reference `name`."""
+    """The code of a function that reports a call of the forbidden reference `name`.
+
+    Its source is put into `linecache`, so that a student's traceback shows the line
+    that says what happened instead of "Could not get source"."""
+    import linecache
+    filename = f"<puzzlekit's {name}, switched off while this test runs>"
     source = (f"def {name}(*args, **kwargs):\n"
               f"    raise __import__('puzzlekit.grading', fromlist=['_'])"
-              f"._forbidden_call({name!r})\n")
+              f"._forbidden_call({name!r})  # write {name} yourself\n")
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    return _compiled_stand_in(name, filename, source)
+
+
+@functools.lru_cache(maxsize=None)
+def _compiled_stand_in(name: str, filename: str, source: str) -> types.CodeType:
     space: dict[str, Any] = {}
-    exec(compile(source, "<puzzlekit: forbidden reference>", "exec"), space)
-    return space[name].__code__
+    exec(compile(source, filename, "exec"), space)
+    return space[name].__code__  # type: ignore[no-any-return]
 
 
 _CALLS: list[list[str]] = []   # the calls lists of the blocks now open, innermost last
@@ -350,6 +362,7 @@ def _forbidden_call(name: str) -> AssertionError:
                           "exercise asks you to write it yourself")
 
 
+@functools.lru_cache(maxsize=64)   # the same few tuples of names, once per call of the tests
 def _functions_behind(names: tuple[str, ...]) -> dict[str, list[types.FunctionType]]:
     """For each forbidden name: the function objects to disable (the reference itself and,
     for the searches, every function of the engine modules)."""
@@ -427,7 +440,6 @@ def forbid_reference(*names: str) -> Iterator[None]:
     student's code swallows the exception. While autograding, the grader asks the
     student's kernel to forbid them around each call of the student's code.
     """
-    from .judge import current_judge
     judge = current_judge()
     if judge is not None:
         with judge.forbidding(names):
@@ -453,7 +465,6 @@ def run_with_timeout(seconds: float, func: Callable[..., T], *args: Any, **kwarg
     message = (f"{name} did not finish within {seconds:g} seconds. Is there an infinite "
                "loop, or a search that revisits the same states again and again (a missing "
                "visited set)?")
-    from .judge import current_judge
     judge = current_judge()
     if judge is not None:      # autograding: the grader times the calls into the kernel
         return judge.within(seconds, message, func, *args, **kwargs)

@@ -229,7 +229,6 @@ class Judge:
                  memory: str = "the limit", limits: dict[str, str] | None = None) -> None:
         self.channel = channel
         self.call_timeout = call_timeout
-        self.memory = memory
         self.limits = {"memory": memory, **(limits or {})}
         self.ns = _Namespace(__name__="__main__", __builtins__=builtins)
         self.ns.judge = self
@@ -367,10 +366,10 @@ class Judge:
             reply = self.channel.request(req, timeout)
         except KernelFault as fault:
             if fault.kind == "timeout":
-                seconds = timeout if self._deadline is None else timeout
-                raise CallTimeout(TOO_LONG.format(name=name, seconds=round(seconds, 1))) \
+                raise CallTimeout(TOO_LONG.format(name=name, seconds=round(timeout, 1))) \
                     from None
-            raise AssertionError(KERNEL_DIED.format(name=name, memory=self.memory)) from None
+            raise AssertionError(KERNEL_DIED.format(name=name, memory=self.limits["memory"])) \
+                from None
         if type(reply) is not dict or reply.get("ok") is not True:
             raise AssertionError(f"the grader could not run {name} in your kernel"
                                  f" ({str(reply.get('fault', 'no answer'))[:200]})")

@@ -1,6 +1,6 @@
 """The judge and its agent, in one process: verdicts built from plain data only.
 
-`InProcess` plays the kernel: it hands each request to `puzzlekit.agent.serve` with a
+`InProcess` plays the kernel: it hands each request to `puzzlekit.agent.answer` with a
 namespace of its own (the "student's" globals), the way the agent answers inside a real
 kernel. Since both sides share one process here, no "student" below patches a module
 (that would patch the judge too); the real kernel, the wall, nbgrader and the whole
@@ -31,14 +31,12 @@ class InProcess:
 
     def request(self, req: dict[str, Any], timeout: float) -> dict[str, Any]:
         self.n += 1
-        reply = self.tmp / f"reply-{self.n}.json"
         original = agent._namespace
         agent._namespace = lambda: self.space  # type: ignore[assignment]
-        try:
-            agent.serve(json.dumps(dict(req, reply=str(reply))))
+        try:   # what the kernel's handler of the grader's requests answers
+            return json.loads(agent.answer(json.loads(json.dumps(req))))
         finally:
             agent._namespace = original  # type: ignore[assignment]
-        return json.loads(reply.read_text())
 
 
 def student(tmp_path, code: str) -> tuple[Judge, dict[str, Any]]:
