@@ -403,8 +403,9 @@ def diff_html(expected: State, got: object, *, labels: tuple[str, str] = ("expec
     left = _figure(_grid_table(E, colours, size, marks=marks), labels[0])
     problem = _problem(got)
     if G is None:
-        right = _figure(tag("div", ["pk-error"], _html.escape(f"{got!r:.300}")),
-                        f"{labels[1]}: not a board ({type(got).__name__})")
+        caption = (f"{labels[1]}: None, nothing (a missing return?)" if got is None
+                   else f"{labels[1]}: not a board ({type(got).__name__})")
+        right = _figure(tag("div", ["pk-error"], _html.escape(f"{got!r:.300}")), caption)
     else:
         notes = [labels[1]]
         if not same_shape:

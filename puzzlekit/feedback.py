@@ -5,8 +5,9 @@ holds its hidden tests again, and a failing hidden test leaves a traceback that 
 them. `StripHiddenTests` is a preprocessor for ``GenerateFeedback`` that
 
 1. replaces each ``### BEGIN HIDDEN TESTS`` … ``### END HIDDEN TESTS`` block by one comment;
-2. when the failure came from a hidden line, replaces that cell's outputs (traceback,
-   boards drawn by the failing test) by one sentence that says a hidden test failed;
+2. when the failure came from a hidden line, replaces that cell's traceback by a sentence
+   that says a hidden test failed and which property (the first line of its message,
+   unless that quotes a hidden line), keeping the boards the failing check drew;
 3. removes from the other tracebacks the lines of the hidden block (by their line number
    in the test cell's frame) and any other line that quotes a hidden line.
 
@@ -26,6 +27,9 @@ PLACEHOLDER = "# (hidden tests ran here: they check more cases and are not shown
 HIDDEN_FAILED = ("one of the hidden tests failed.\nThey try more cases than the visible "
                  "tests (other boards, other positions of the blank):\ncheck that your code "
                  "works for every case the exercise describes.")
+HIDDEN_FAILED_ON = ("a hidden test failed: {what}\nThe hidden tests try more cases than the "
+                    "visible ones: check that your code\nworks for every case the exercise "
+                    "describes.")
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _CELL_LINE = re.compile(r"(?:Cell In\s*\[([^\]]*)\]|Input In\s*\[([^\]]*)\]"
@@ -144,10 +148,21 @@ def from_hidden(error: Any, numbers: set[int], snippets: list[str], count: objec
     return quotes("\n".join(traceback) + error.get("evalue", ""), snippets)
 
 
-def _hidden_failure(ename: str) -> dict[str, Any]:
+def hidden_failure_words(evalue: str, snippets: list[str]) -> str:
+    """What a failed hidden test tells the student: its property, if that is not secret."""
+    lines = [line.strip() for line in _ANSI.sub("", evalue).splitlines() if line.strip()]
+    what = lines[0].rstrip(":") if lines else ""
+    if not what or quotes(what, snippets) or len(what) > 120:
+        return HIDDEN_FAILED
+    return HIDDEN_FAILED_ON.format(what=what)
+
+
+def _hidden_failure(error: Any, snippets: list[str]) -> dict[str, Any]:
     from nbformat.v4 import new_output
-    return new_output("error", ename=ename, evalue=HIDDEN_FAILED,
-                      traceback=[f"\x1b[0;31m{ename}\x1b[0m: {HIDDEN_FAILED}"])
+    ename = error.get("ename", "AssertionError")
+    words = hidden_failure_words(error.get("evalue", ""), snippets)
+    return new_output("error", ename=ename, evalue=words,
+                      traceback=[f"\x1b[0;31m{ename}\x1b[0m: {words}"])
 
 
 class StripHiddenTests(Preprocessor):
@@ -163,7 +178,9 @@ class StripHiddenTests(Preprocessor):
         count = cell.get("execution_count")
         errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
         if any(from_hidden(e, numbers, snippets, count) for e in errors):
-            cell.outputs = [_hidden_failure(errors[-1].get("ename", "AssertionError"))]
+            boards = [o for o in cell.get("outputs", []) if o.get("output_type") == "display_data"
+                      and "text/html" in o.get("data", {})]
+            cell.outputs = boards + [_hidden_failure(errors[-1], snippets)]
             return cell, resources
         cell.outputs = [_scrub_output(o, numbers, snippets, count)
                         for o in cell.get("outputs", [])]

@@ -27,12 +27,13 @@ from typing import Any, TypeVar
 from .board import State
 from .errors import PuzzleError
 from .judge import current_judge
+from .messages import NO_RETURN, install, passed, summary
 
 T = TypeVar("T")
 
 __all__ = ["assert_board_equal", "assert_solution", "assert_equal", "assert_prints_path",
            "forbid_reference", "run_with_timeout", "as_board", "side_by_side",
-           "boards_in_a_row"]
+           "boards_in_a_row", "passed", "summary"]
 
 
 # ---------------------------------------------------------------------------
@@ -156,6 +157,9 @@ def assert_board_equal(got: object, expected: object, *, what: str = "the board"
     if have == want:
         return
     _show_html(_diff_html(want, have, got))
+    if got is None:
+        raise AssertionError(f"{what} should be the board\n{_board_text(want)}\n"
+                             f"but it is None, nothing. {NO_RETURN}")
     if have is None:
         raise AssertionError(f"{what} should be the board\n{_board_text(want)}\n"
                              f"but it is {got!r:.200}, which is not a board")
@@ -220,7 +224,9 @@ def assert_equal(got: object, expected: object, message: str) -> None:
     want, have = _boards_in(expected), _boards_in(got)
     if want is not None and have is not None:
         raise AssertionError(_set_difference_message(message, have, want))
-    raise AssertionError(f"{message}\n  expected: {_shown(expected)}\n  got:      {_shown(got)}")
+    hint = f"\n{NO_RETURN}" if got is None and expected is not None else ""
+    raise AssertionError(f"{message}\n  expected: {_shown(expected)}\n  got:      {_shown(got)}"
+                         + hint)
 
 
 def assert_solution(start: object, goal: object, path_or_moves: object, *,
@@ -545,3 +551,7 @@ def assert_prints_path(func: Callable[..., object], board: Sequence[object], mov
                              f"\n{text[:1500]}")
     letters = "".join(re.findall(r"\b[UDLR]\b", text))
     assert_equal(letters, moves, f"the move letters {what} prints between the boards")
+
+
+# In a notebook, errors say what to do and test cells' results are kept for `summary`.
+install()

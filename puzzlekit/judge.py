@@ -40,6 +40,7 @@ from contextvars import ContextVar
 from typing import Any, Protocol
 
 from . import wire
+from .messages import NOT_WRITTEN, explain
 
 _CURRENT: ContextVar[Judge | None] = ContextVar("puzzlekit_judge", default=None)
 
@@ -186,7 +187,6 @@ class Remote:
 _BUILTIN_ERRORS = {name: cls for name, cls in vars(builtins).items()
                    if isinstance(cls, type) and issubclass(cls, Exception)}
 
-NOT_WRITTEN = "{name} is not written yet: it still raises NotImplementedError"
 KERNEL_DIED = ("the Python kernel stopped while running {name}:\ndid your code call "
                "os._exit() or sys.exit(), or use more memory than a graded\nnotebook may "
                "({memory})? The kernel was restarted for the next tests.")
@@ -301,7 +301,7 @@ class Judge:
 
     def _error_output(self, e: BaseException) -> dict[str, Any]:
         ename = type(e).__name__
-        evalue = str(e)
+        evalue = explain(e) or str(e)
         chunks = [f"\x1b[0;31m{'-' * 75}\x1b[0m\n\x1b[0;31m{ename}\x1b[0m"
                   "                            Traceback (most recent call last)"]
         tb = e.__traceback__
@@ -422,7 +422,7 @@ class Judge:
         ename, evalue = str(error.get("ename", "Exception")), str(error.get("evalue", ""))
         limit = explain_limit(ename, evalue, self.limits)
         if ename == "NotImplementedError" and not evalue:
-            evalue = NOT_WRITTEN.format(name=name)
+            evalue = NOT_WRITTEN.format(name=f"`{name}`")
         elif limit is not None:
             evalue = limit
         elif ename == "KeyboardInterrupt":

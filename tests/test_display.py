@@ -225,7 +225,8 @@ def test_diff_draws_illegal_or_misshapen_answers_too():
     html = d.diff_html(LECTURE_START, dup)
     assert "not a legal state" in html and len(tables(html)) == 2
     assert "shape 2×2" in d.diff_html(LECTURE_START, ((1, 2), (3, 0)))
-    assert "not a board (NoneType)" in d.diff_html(LECTURE_START, None)
+    assert "None, nothing (a missing return?)" in d.diff_html(LECTURE_START, None)
+    assert "not a board (list)" in d.diff_html(LECTURE_START, [1, 2])
     assert "identical" in d.diff_html(LECTURE_START, LECTURE_START)
     assert d.diff_html(LECTURE_GOAL, LECTURE_START, labels=("goal", "yours")).count("yours") == 1
 

@@ -57,7 +57,7 @@ def test_the_test_cell_is_found_by_its_execution_count_in_chained_tracebacks():
     assert failing_lines(chained(1, 3), count=7) == [3]
     cell = new_code_cell(SOURCE, execution_count=7, outputs=[
         new_output("error", ename="AssertionError", evalue="x", traceback=chained(1, 3))])
-    assert [o.evalue for o in run(cell).outputs] == [HIDDEN_FAILED]
+    assert [o.evalue.splitlines()[0] for o in run(cell).outputs] == ["a hidden test failed: x"]
     cell = new_code_cell(SOURCE, execution_count=7, outputs=[
         new_output("error", ename="AssertionError", evalue="x", traceback=chained(3, 1))])
     out = run(cell).outputs[0]
@@ -79,10 +79,18 @@ def failed_at(line, board_html, evalue):
                    traceback=traceback_at(line, SOURCE.splitlines()[line - 1]))]))
 
 
-def test_a_hidden_failure_is_replaced_by_one_sentence():
-    out = failed_at(3, "<table>the secret board</table>", "secret corner case")
-    assert [o.evalue for o in out.outputs] == [HIDDEN_FAILED]
-    assert "secret" not in str(out)
+def test_a_hidden_failure_names_its_property_and_keeps_its_boards():
+    out = failed_at(3, "<table>the boards</table>", "blank in the last row:\n  expected: (2, 1)")
+    assert out.outputs[0].data["text/html"] == "<table>the boards</table>"
+    assert out.outputs[1].evalue.startswith("a hidden test failed: blank in the last row\n")
+    assert "expected: (2, 1)" not in str(out) and "HIDDEN" not in str(out)
+
+
+def test_a_hidden_failure_that_quotes_a_hidden_line_says_only_that_one_failed():
+    quoting = SOURCE.splitlines()[2].strip()
+    out = failed_at(3, "<table>the boards</table>", quoting)
+    assert out.outputs[-1].evalue == HIDDEN_FAILED
+    assert quoting not in "\n".join(out.outputs[-1].traceback)
 
 
 def test_a_visible_failure_keeps_its_boards_but_loses_the_hidden_lines():

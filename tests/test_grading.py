@@ -27,6 +27,8 @@ def test_assert_board_equal_shows_both_boards():
     assert "moveUp(start, 0, 1)" in text and "expected" in text and "got" in text
     assert side_by_side(start, start).count("8 0 6".replace("0", " ")) == 2
     with pytest.raises(AssertionError, match="not a board"):
+        assert_board_equal([1, 2], start)
+    with pytest.raises(AssertionError, match="it is None, nothing.*forget to `return`"):
         assert_board_equal(None, start)
 
 

@@ -112,8 +112,9 @@ def test_a_forbidden_call_is_named(tmp_path):
 
 def test_a_stub_says_it_is_not_written_yet(tmp_path):
     judge, _ = student(tmp_path, "def findZero(S):\n    raise NotImplementedError()\n")
-    assert outcome(judge) == "NotImplementedError: findZero is not written yet: it still " \
-                             "raises NotImplementedError"
+    assert outcome(judge) == ("NotImplementedError: `findZero` is not written yet: replace "
+                              "`raise NotImplementedError()` in its cell with your code,\n"
+                              "run that cell, then this one.")
 
 
 def test_a_missing_function_is_a_name_error(tmp_path):

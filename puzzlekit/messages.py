@@ -1,0 +1,298 @@
+"""What a student reads when something fails, and where they stand.
+
+A fresh student notebook is full of stubs (``raise NotImplementedError()``), and the first
+thing a student sees is a wall of red. This module turns that red into instructions:
+
+- `explain` rewrites the messages of the usual first-hour failures: a stub that is "not
+  written yet" (and which one), a name that a cell above should define, a function that
+  returned nothing (``None``: "did you forget to `return`?").
+- In a notebook (`install`, done when `puzzlekit.grading` is imported), every error is
+  shown with those words and a short traceback: the notebook's own cells only, no frames
+  inside puzzlekit, so that the line to look at is the last one.
+- Each test cell ends with `passed("findZero")`, which says so in one short line, and the
+  last cell of an assignment calls `summary`: every exercise with ✔ passed, ✘ failed (and
+  the first line of why), ✎ not written yet or · not run yet, and its points.
+
+While nbgrader grades a notebook the tests run outside the student's kernel (see
+`puzzlekit.judge`), which uses the same words.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+import types
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+STUB = "raise NotImplementedError()"
+NOT_WRITTEN = ("{name} is not written yet: replace `" + STUB + "` in its cell with your "
+               "code,\nrun that cell, then this one.")
+NOT_WRITTEN_CELL = ("this exercise is not written yet: replace `" + STUB + "` with your "
+                    "code\nand run the cell again.")
+NOT_DEFINED = ("name '{name}' is not defined yet: the exercise that defines `{name}` is "
+               "above;\nwrite it and run its cell first (Run All runs every cell in order).")
+NO_RETURN = ("(a function returned None, nothing: did it forget to `return` its result?)")
+
+#: The label of an exercise's test cell in the summary: "findZero" for `passed("findZero")`.
+_PASSED_CALL = re.compile(r"""^\s*passed\(\s*["']([^"']+)["']\s*(,\s*hidden\s*=\s*True)?""",
+                          re.MULTILINE)
+_PACKAGE = str(Path(__file__).resolve().parent) + os.sep
+
+
+# ---------------------------------------------------------------------------
+# Which failure is it?
+
+def _innermost(tb: types.TracebackType | None) -> types.TracebackType | None:
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    return tb
+
+
+def is_stub(e: BaseException) -> bool:
+    """Was `e` raised by an untouched stub (a bare ``raise NotImplementedError()``)?"""
+    return type(e) is NotImplementedError and not str(e)
+
+
+def not_written_name(e: BaseException) -> str | None:
+    """The function a stub error came from ('findZero'), '' for a stubbed cell, else None."""
+    if not is_stub(e):
+        return None
+    first = e.__traceback__
+    while first is not None and _is_kit_frame(first.tb_frame):
+        first = first.tb_next
+    last = _innermost(e.__traceback__)
+    if first is None or last is None:
+        return ""
+    code = last.tb_frame.f_code
+    same_cell = code.co_filename == first.tb_frame.f_code.co_filename
+    return "" if code.co_name.startswith("<") or same_cell else code.co_name
+
+
+def is_not_defined(e: BaseException) -> bool:
+    """A NameError at the top level of a cell: a name that an earlier cell should define."""
+    last = _innermost(e.__traceback__)
+    return (type(e) is NameError and bool(getattr(e, "name", None))
+            and (last is None or last.tb_frame.f_code.co_name == "<module>"))
+
+
+def status_of(e: BaseException | None) -> str:
+    """'passed', 'not written' (a stub or a missing name) or 'failed'."""
+    if e is None:
+        return "passed"
+    if is_stub(e) or is_not_defined(e):
+        return "not written"
+    return "failed"
+
+
+def explain(e: BaseException) -> str | None:
+    """The words to show instead of `e`'s own message, or None to keep it."""
+    name = not_written_name(e)
+    if name is not None:
+        return NOT_WRITTEN.format(name=f"`{name}`") if name else NOT_WRITTEN_CELL
+    if is_not_defined(e):
+        return NOT_DEFINED.format(name=getattr(e, "name"))
+    if isinstance(e, (TypeError, AttributeError)) and "NoneType" in str(e):
+        return f"{e}\n{NO_RETURN}"
+    return None
+
+
+def friendlier(e: BaseException) -> BaseException:
+    """`e`, or an exception of the same type carrying `explain`'s words (same traceback)."""
+    words = explain(e)
+    if words is None:
+        return e
+    try:
+        new = NameError(words, name=e.name) if type(e) is NameError else type(e)(words)
+    except Exception:
+        return e
+    return new.with_traceback(e.__traceback__)
+
+
+def first_line(e: BaseException, width: int = 72) -> str:
+    """The first line of what `e` says, cut to `width` characters."""
+    text = (explain(e) or str(e) or type(e).__name__).strip().splitlines()
+    line = text[0] if text else type(e).__name__
+    line = line if len(line) <= width else line[:width - 1] + "…"
+    return f"{type(e).__name__}: {line}"
+
+
+# ---------------------------------------------------------------------------
+# Short tracebacks: the notebook's cells only
+
+def _is_kit_frame(frame: types.FrameType) -> bool:
+    return (frame.f_code.co_filename.startswith(_PACKAGE)
+            or bool(frame.f_locals.get("__tracebackhide__")))
+
+
+def student_frames(tb: types.TracebackType | None,
+                   is_cell: Any = None) -> types.TracebackType | None:
+    """The traceback `tb` without the kit's frames (nor, given `is_cell`, non-cell frames)."""
+    kept: list[types.TracebackType] = []
+    while tb is not None:
+        frame = tb.tb_frame
+        if not _is_kit_frame(frame) and (is_cell is None or is_cell(frame.f_code.co_filename)):
+            kept.append(tb)
+        tb = tb.tb_next
+    new: types.TracebackType | None = None
+    for old in reversed(kept):
+        new = types.TracebackType(new, old.tb_frame, old.tb_lasti, old.tb_lineno)
+    return new
+
+
+# ---------------------------------------------------------------------------
+# In a notebook: the error display, and what each test cell did
+
+@dataclass
+class _Result:
+    status: str          # passed / failed / not written / hidden
+    why: str = ""
+
+
+#: The latest result of each exercise's test cell in this kernel, by its label.
+results: dict[str, _Result] = {}
+
+
+def _cell_files(shell: Any) -> Any:
+    names = getattr(getattr(shell, "compile", None), "_filename_map", None)
+
+    def is_cell(filename: str) -> bool:
+        if isinstance(names, dict) and filename in names:
+            return True
+        return filename.startswith("<ipython-input") or f"{os.sep}ipykernel_" in filename
+    return is_cell
+
+
+def _show_error(shell: Any, etype: type, value: BaseException, tb: Any,
+                tb_offset: int | None = None) -> None:
+    """IPython's custom exception handler: the friendlier message, the cells' frames."""
+    shown = friendlier(value)
+    short = student_frames(tb, _cell_files(shell)) or tb
+    shown.__traceback__ = short
+    if os.environ.get("NBGRADER_EXECUTION") == "validate":
+        # nbgrader's Validate dialog lists every failing cell: the words are enough there
+        stb = [f"\x1b[0;31m{type(shown).__name__}\x1b[0m: {shown}"]
+    else:
+        stb = shell.InteractiveTB.structured_traceback(type(shown), shown, short,
+                                                       tb_offset=0 if short is not tb else 1)
+    shell._showtraceback(type(shown), shown, stb)
+
+
+def _after_cell(result: Any) -> None:
+    """Record the result of every test cell (a cell that calls `passed("name")`)."""
+    source = getattr(getattr(result, "info", None), "raw_cell", "") or ""
+    calls = _PASSED_CALL.findall(source)
+    error = getattr(result, "error_in_exec", None) or getattr(result, "error_before_exec", None)
+    status = status_of(error)
+    why = "" if error is None or status != "failed" else first_line(error)
+    for label, hidden in calls:
+        results[label] = _Result("hidden" if hidden and error is None else status, why)
+
+
+def install(shell: Any = None) -> bool:
+    """In an IPython kernel: show errors the friendly way and record test cells' results.
+
+    Idempotent; a no-op outside IPython and in the grader's own process.
+    """
+    if shell is None:
+        try:
+            from IPython import get_ipython
+        except ImportError:
+            return False
+        shell = get_ipython()
+    if shell is None or not hasattr(shell, "set_custom_exc"):
+        return False
+    shell.set_custom_exc((Exception,), _show_error)
+    events = shell.events
+    if _after_cell not in events.callbacks.get("post_run_cell", []):
+        events.register("post_run_cell", _after_cell)
+    return True
+
+
+# ---------------------------------------------------------------------------
+# What the student reads
+
+def _grading() -> bool:
+    return os.environ.get("NBGRADER_EXECUTION") == "autograde"
+
+
+def passed(label: str, hidden: bool = False) -> None:
+    """Say in one line that an exercise's tests passed (the last line of its test cell).
+
+    `hidden`: the exercise has only hidden tests, which run when the notebook is graded.
+    """
+    if _grading():
+        print(f"✔ {label}: all tests passed")
+    elif hidden:
+        print(f"· {label}: its tests are hidden; they run when your notebook is graded")
+    else:
+        print(f"✔ {label}: the tests above pass (more run when your notebook is graded)")
+
+
+_MARK = {"passed": "✔ passed", "failed": "✘ failed", "not written": "✎ not written yet",
+         "not run": "· not run yet", "hidden": "· tested when graded (hidden tests)"}
+_COLOUR = {"passed": "#1a7f37", "failed": "#cf222e", "not written": "#9a6700",
+           "not run": "#57606a", "hidden": "#57606a"}
+
+
+@dataclass
+class Summary:
+    """Where a student stands: each exercise's status and points (text and HTML)."""
+
+    rows: list[tuple[str, int | float, str, str]]   # label, points, status, why
+
+    def counts(self) -> dict[str, int]:
+        found: dict[str, int] = {}
+        for _, _, status, _ in self.rows:
+            found[status] = found.get(status, 0) + 1
+        return found
+
+    def _headline(self) -> str:
+        done = sum(p for _, p, s, _ in self.rows if s == "passed")
+        total = sum(p for _, p, _, _ in self.rows)
+        return (f"{done:g} of {total:g} points' worth of tests pass "
+                f"({self.counts().get('passed', 0)} of {len(self.rows)} exercises)")
+
+    def __str__(self) -> str:
+        width = max((len(label) for label, *_ in self.rows), default=0)
+        lines = [self._headline()]
+        for label, points, status, why in self.rows:
+            line = f"  {label:<{width}}  {points:>2g} pt  {_MARK[status]}"
+            lines.append(line + (f": {why}" if why else ""))
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return str(self)
+
+    def _repr_html_(self) -> str:
+        cells = []
+        for label, points, status, why in self.rows:
+            cells.append(
+                f"<tr><td style='text-align:left'><code>{html.escape(label)}</code></td>"
+                f"<td>{points:g}</td><td style='text-align:left;color:{_COLOUR[status]}'>"
+                f"<b>{_MARK[status]}</b>"
+                + (f": {html.escape(why)}" if why else "") + "</td></tr>")
+        return (f"<div><b>{html.escape(self._headline())}</b>"
+                "<table><tr><th style='text-align:left'>exercise</th><th>points</th>"
+                "<th style='text-align:left'>status</th></tr>" + "".join(cells)
+                + "</table></div>")
+
+
+def summary(points: Mapping[str, int | float]) -> Summary | str:
+    """Every exercise of the notebook (label → points) with what its test cell did.
+
+    While the notebook is graded the tests run outside the kernel, so the summary says
+    where the scores are instead.
+    """
+    if _grading():
+        return ("Your notebook is being graded: the score of each exercise is shown at its "
+                "test cell\nand in the feedback.")
+    rows = []
+    for label, worth in points.items():
+        found = results.get(label)
+        rows.append((label, worth, found.status if found else "not run",
+                     found.why if found else ""))
+    return Summary(rows)
