@@ -399,20 +399,27 @@ def animate_bfs_layers(start_or_goal: State, *, max_depth: int | None = None,
     if autograding():
         return Animation([], interval, title, static_html=_bfs_static(layers, rows, cols, S),
                          info=info)
+    origin = "the goal" if S in (goal_state(rows, cols), goal_state(rows, cols, "first")) \
+        else "this board"
     if rows * cols <= 6:
-        frames, size = _graph_frames(layers, rows, cols, colours)
+        frames, size = _graph_frames(layers, rows, cols, colours, origin)
     else:
-        frames, size = _layer_frames(layers, rows, cols, colours, samples, seed, cut)
+        frames, size = _layer_frames(layers, rows, cols, colours, samples, seed, cut, origin)
     return Animation(frames, interval, title, size, info=info)
 
 
-def _bar_axes(ax: Any, sizes: list[int]) -> list[Any]:
+def new_states(n: int) -> str:
+    """'1 new state', '2,048 new states'."""
+    return f"{n:,} new state" + ("" if n == 1 else "s")
+
+
+def _bar_axes(ax: Any, sizes: list[int], origin: str) -> list[Any]:
     bars = ax.bar(range(len(sizes)), [0] * len(sizes), color="#56b4e9", edgecolor="#0072b2")
     ax.set_xlim(-0.7, len(sizes) - 0.3)
     from matplotlib.ticker import MaxNLocator
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.yaxis.set_major_locator(MaxNLocator(nbins=4, integer=True))
-    ax.set_xlabel("depth (moves from the start)", fontsize=10)
+    ax.set_xlabel(f"depth (moves from {origin})", fontsize=10)
     ax.set_ylabel("new states", fontsize=10)
     ax.tick_params(labelsize=8)
     ax.spines[["top", "right"]].set_visible(False)
@@ -430,7 +437,8 @@ def _grow(ax: Any, bars: list[Any], sizes: list[int], k: int, note: Any) -> None
 
 
 def _layer_frames(layers: list[list[Flat]], rows: int, cols: int, colours: dict[int, str],
-                  samples: int, seed: int, cut: bool) -> tuple[list[bytes], tuple[int, int]]:
+                  samples: int, seed: int, cut: bool,
+                  origin: str) -> tuple[list[bytes], tuple[int, int]]:
     sizes = [len(x) for x in layers]
     per_col = 2 if samples > 1 else 1
     n_cols = math.ceil(samples / per_col) if samples else 0
@@ -440,7 +448,7 @@ def _layer_frames(layers: list[list[Flat]], rows: int, cols: int, colours: dict[
     W, H = 430 + side, max(260, per_col * board_h + 60)
     fig = _figure(W, H)
     bar_ax = fig.add_axes((60 / W, 45 / H, 340 / W, (H - 80) / H))
-    bars = _bar_axes(bar_ax, sizes)
+    bars = _bar_axes(bar_ax, sizes, origin)
     note = bar_ax.text(0, 0, "", ha="center", va="bottom", fontsize=9)
     head = fig.text(0.5, 1 - 14 / H, "", ha="center", va="center", fontsize=12)
     if samples:
@@ -459,7 +467,7 @@ def _layer_frames(layers: list[list[Flat]], rows: int, cols: int, colours: dict[
         total += len(layer)
         _grow(bar_ax, bars, sizes, k, note)
         end = " (stopped: state budget)" if cut and k == len(layers) - 1 else ""
-        head.set_text(f"depth {k}: {len(layer):,} new states, {total:,} in all{end}")
+        head.set_text(f"depth {k}: {new_states(len(layer))}, {total:,} in all{end}")
         picks = sorted(rng.sample(layer, min(samples, len(layer))))
         for i, board in enumerate(boards):
             board.set_visible(i < len(picks))
@@ -479,8 +487,8 @@ def _neighbours(f: Flat, nbrs: Any) -> list[Flat]:
     return out
 
 
-def _graph_frames(layers: list[list[Flat]], rows: int, cols: int,
-                  colours: dict[int, str]) -> tuple[list[bytes], tuple[int, int]]:
+def _graph_frames(layers: list[list[Flat]], rows: int, cols: int, colours: dict[int, str],
+                  origin: str) -> tuple[list[bytes], tuple[int, int]]:
     """The whole state graph, nodes placed by depth, lighting up layer by layer."""
     sizes = [len(x) for x in layers]
     widest = max(sizes)
@@ -525,7 +533,7 @@ def _graph_frames(layers: list[list[Flat]], rows: int, cols: int,
             ax.set_position(((px - w / 2) / W, (py - w / 2) / H, w / W, w / H))
             BoardArtist(ax, unflatten(f, rows, cols), colours, font_px=20)
     bar_ax = fig.add_axes((0.1, 0.07, 0.85, 0.18))
-    bars = _bar_axes(bar_ax, sizes)
+    bars = _bar_axes(bar_ax, sizes, origin)
     bar_ax.set_xlabel("depth", fontsize=9)
     note = bar_ax.text(0, 0, "", ha="center", va="bottom", fontsize=8)
     head = fig.text(0.5, 0.965, "", ha="center", va="center", fontsize=12)
@@ -544,7 +552,7 @@ def _graph_frames(layers: list[list[Flat]], rows: int, cols: int,
                                         "#0072b2" if depth[f] < k else "#cccccc")
             ax.patches[0].set_linewidth(4 if depth[f] == k else 1.5)
         _grow(bar_ax, bars, sizes, k, note)
-        head.set_text(f"{rows}×{cols}: depth {k}, {len(layer)} new states, {total} of "
+        head.set_text(f"{rows}×{cols}: depth {k}, {new_states(len(layer))}, {total} of "
                       f"{len(pos)} reached")
         frames.append(_png(fig, palette(colours.values())))
     return frames, (W, H)

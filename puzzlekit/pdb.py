@@ -164,6 +164,8 @@ def build_pattern(rows: int, cols: int, blank: int, cells: Sequence[int], *,
                                      0, size, True))
         return Pattern(rows, cols, blank, cells, table)
     build = _component_bfs_table if len(cells) >= 7 else _bfs_table   # 4 GB otherwise
+    if progress is not None:
+        progress = _labelled(progress, f"table of tiles {tile_names(blank, cells)}")
     table = build(rows, cols, blank, cells, progress)
     if use_cache:
         try:
@@ -174,6 +176,18 @@ def build_pattern(rows: int, cols: int, blank: int, cells: Sequence[int], *,
         except OSError:
             pass            # a read-only cache only costs a rebuild next time
     return Pattern(rows, cols, blank, cells, table)
+
+
+def tile_names(blank: int, cells: Sequence[int]) -> str:
+    """The tiles whose goal squares are `cells` in the ordered goal with the blank on
+    `blank`: '1, 2, 5, 6, 9, 10' (tiles are numbered in reading order, skipping the blank)."""
+    return ", ".join(str(c + 1 if c < blank else c) for c in sorted(cells))
+
+
+def _labelled(progress: Reporter, label: str) -> Reporter:
+    """`progress`, with each event's name replaced by `label` (the table being built)."""
+    import dataclasses
+    return lambda e: progress(dataclasses.replace(e, algorithm=label))
 
 
 def _max_value(table: bytes) -> int:
@@ -421,6 +435,11 @@ def databases(rows: int, cols: int, blank: int = 0, *, partition: str = "main",
         from .progress import make_reporter
         progress = make_reporter(progress)
         parts = _partition(rows, cols, blank, partition)
+        if progress is not None and not _ready(rows, cols, blank, partition):
+            print(f"Building the {len(parts)} pattern databases of the {rows}×{cols} puzzle: "
+                  f"the first time only (seconds to minutes).\nThey are saved in "
+                  f"{_cache_file(rows, cols, blank, parts[0]).parent} and load in a moment "
+                  f"after that.", flush=True)
         t0, logged = time.perf_counter(), len(BUILD_LOG)
         pats = tuple(build_pattern(rows, cols, blank, cells, progress=progress)
                      for cells in parts)

@@ -457,13 +457,14 @@ class PlayableBoard(W.VBox):
             return ""
         self.say("thinking…")
         plan = self.game.solution()
+        kind = "an optimal" if plan.optimal else "a (not necessarily shortest)"
         pause = delay if delay is not None else min(0.3, 8.0 / max(1, len(plan.moves)))
-        for letter in plan.moves:
+        for done, letter in enumerate(plan.moves, start=1):
             self.game.move(letter)
             self.refresh()
+            self.say(f"sliding {kind} solution: move {done} of {len(plan.moves)}")
             if pause:
                 time.sleep(pause)
-        kind = "an optimal" if plan.optimal else "a (not necessarily shortest)"
         self.say(f"{kind} solution: {len(plan.moves)} moves, {plan.moves}")
         return plan.moves
 
