@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab test bench venv clean
+.PHONY: lab test bench venv clean exchange
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "puzzlekit needs Python >= 3.11"'
@@ -32,6 +32,14 @@ lab: $(STAMP)
 	@echo "Opening JupyterLab on the course: http://$(IP):$(PORT)/lab (the URL with its token follows)"
 	cd notebooks && PATH="$(CURDIR)/$(VENV)/bin:$$PATH" ../$(VENV)/bin/jupyter lab \
 		--ServerApp.ip=$(IP) --ServerApp.port=$(PORT) $(NO_BROWSER) $(ALLOW_ROOT)
+
+# nbgrader's exchange (Release, Fetch, Submit, Collect), once per machine, as root:
+# mode 1777 = everyone may add files, nobody may remove another's. The course's
+# nbgrader_config.py reads its place from PUZZLEKIT_EXCHANGE (default /srv/nbgrader/exchange).
+EXCHANGE := $(or $(PUZZLEKIT_EXCHANGE),/srv/nbgrader/exchange)
+exchange:
+	mkdir -p $(EXCHANGE) && chmod 1777 $(EXCHANGE)
+	@echo "exchange ready: $(EXCHANGE) (mode 1777)"
 
 test: $(STAMP)
 	$(PY) -m pytest $(PYTEST_ARGS)

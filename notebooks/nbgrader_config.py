@@ -5,12 +5,14 @@ directory as the course root. See docs/instructors.md for the whole routine.
 """
 
 import os
+from pathlib import Path
 
 from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
 from nbgrader.converters.autograde import Autograde
 from nbgrader.preprocessors import GetGrades
 
 from puzzlekit.autograde import with_walled_execute
+from puzzlekit.course_setup import environment_first_on_path, exchange_root, repair_gradebook
 from puzzlekit.feedback import StripHiddenTests
 
 c = get_config()  # noqa: F821  (provided by nbgrader when it loads this file)
@@ -18,6 +20,16 @@ c = get_config()  # noqa: F821  (provided by nbgrader when it loads this file)
 c.CourseDirectory.course_id = "puzzlekit"
 # This folder is the course root, wherever nbgrader or JupyterLab was started from.
 c.CourseDirectory.root = os.path.dirname(os.path.abspath(__file__))
+
+# nbgrader runs its own programs (alembic) by name: find this environment's, whatever PATH
+# the caller has, and finish a gradebook that an earlier run without them left half made.
+environment_first_on_path()
+repair_gradebook(Path(c.CourseDirectory.root) / "gradebook.db")
+
+# The exchange (Release, Fetch, Submit, Collect) has one stated place, made once by
+# `sudo make exchange` with mode 1777; a release refuses, naming that command, if it is not.
+c.Exchange.root = exchange_root()
+c.ExchangeFactory.release_assignment = "puzzlekit.course_setup.CheckedReleaseAssignment"
 
 # What students see in place of a solution: the stub must fail loudly when run.
 c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}

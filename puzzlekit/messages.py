@@ -95,7 +95,7 @@ def explain(e: BaseException) -> str | None:
         return NOT_WRITTEN.format(name=f"`{name}`") if name else NOT_WRITTEN_CELL
     if is_not_defined(e):
         return NOT_DEFINED.format(name=getattr(e, "name"))
-    if isinstance(e, (TypeError, AttributeError)) and "NoneType" in str(e):
+    if isinstance(e, (TypeError, AttributeError, ValueError)) and "NoneType" in str(e):
         return f"{e}\n{NO_RETURN}"
     return None
 
@@ -128,15 +128,18 @@ def _is_kit_frame(frame: types.FrameType) -> bool:
             or bool(frame.f_locals.get("__tracebackhide__")))
 
 
-def student_frames(tb: types.TracebackType | None,
-                   is_cell: Any = None) -> types.TracebackType | None:
-    """The traceback `tb` without the kit's frames (nor, given `is_cell`, non-cell frames)."""
+def student_frames(tb: types.TracebackType | None, is_cell: Any = None,
+                   ends_only: bool = False) -> types.TracebackType | None:
+    """The traceback `tb` without the kit's frames (nor, given `is_cell`, non-cell frames);
+    with `ends_only`, just the first and the last of those (where it ran, where it failed)."""
     kept: list[types.TracebackType] = []
     while tb is not None:
         frame = tb.tb_frame
         if not _is_kit_frame(frame) and (is_cell is None or is_cell(frame.f_code.co_filename)):
             kept.append(tb)
         tb = tb.tb_next
+    if ends_only and len(kept) > 2:
+        kept = [kept[0], kept[-1]]
     new: types.TracebackType | None = None
     for old in reversed(kept):
         new = types.TracebackType(new, old.tb_frame, old.tb_lasti, old.tb_lineno)
@@ -170,7 +173,8 @@ def _show_error(shell: Any, etype: type, value: BaseException, tb: Any,
                 tb_offset: int | None = None) -> None:
     """IPython's custom exception handler: the friendlier message, the cells' frames."""
     shown = friendlier(value)
-    short = student_frames(tb, _cell_files(shell)) or tb
+    # a stub: where the student ran it and the stub itself say it all
+    short = student_frames(tb, _cell_files(shell), ends_only=is_stub(value)) or tb
     shown.__traceback__ = short
     if os.environ.get("NBGRADER_EXECUTION") == "validate":
         # nbgrader's Validate dialog lists every failing cell: the words are enough there

@@ -117,9 +117,12 @@ def _write_settings(folder: Path) -> None:
 
 
 @contextmanager
-def jupyter_lab(root: Path, tmp: Path) -> Iterator[LabServer]:
-    """A JupyterLab server over `root`, with its state kept under `tmp`."""
-    with jupyter_server("lab", root, tmp) as server:
+def jupyter_lab(root: Path, tmp: Path, *, user_defaults: bool = False) -> Iterator[LabServer]:
+    """A JupyterLab server over `root`, with its state kept under `tmp`.
+
+    user_defaults: JupyterLab as a new user finds it (news pop-up, update check, windowed
+    notebooks) instead of the tests' quiet settings."""
+    with jupyter_server("lab", root, tmp, user_defaults=user_defaults) as server:
         yield server
 
 
@@ -131,7 +134,8 @@ def jupyter_notebook(root: Path, tmp: Path) -> Iterator[LabServer]:
 
 
 @contextmanager
-def jupyter_server(app: str, root: Path, tmp: Path) -> Iterator[LabServer]:
+def jupyter_server(app: str, root: Path, tmp: Path, *,
+                   user_defaults: bool = False) -> Iterator[LabServer]:
     """`jupyter lab` or `jupyter notebook` (Notebook 7, the same lab settings) over `root`."""
     port, token = free_port(), secrets.token_hex(16)
     home = tmp / "jupyter-home"
@@ -141,7 +145,8 @@ def jupyter_server(app: str, root: Path, tmp: Path) -> Iterator[LabServer]:
                JUPYTERLAB_WORKSPACES_DIR=str(home / "lab-workspaces"),
                PYTHONUNBUFFERED="1")
     env.pop("NBGRADER_EXECUTION", None)
-    _write_settings(home / "lab-settings")
+    if not user_defaults:
+        _write_settings(home / "lab-settings")
     log = tmp / f"jupyter-{app}.log"
     cmd = [sys.executable, "-m", "jupyter", app, "--no-browser",
            "--ServerApp.open_browser=False", "--ServerApp.ip=127.0.0.1", "--allow-root",
@@ -149,7 +154,7 @@ def jupyter_server(app: str, root: Path, tmp: Path) -> Iterator[LabServer]:
            f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
            *(["--LabApp.news_url=None",
               "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"]
-             if app == "lab" else [])]
+             if app == "lab" and not user_defaults else [])]
     with open(log, "wb") as out:
         process = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env,
                                    cwd=root, start_new_session=True)

@@ -64,6 +64,9 @@ def test_none_gets_the_missing_return_hint():
     assert m.explain(e).endswith("did it forget to `return` its result?)")
     with pytest.raises(AssertionError, match="forget to `return`"):
         assert_equal(None, (0, 1), "findZero(start)")
+    e = run_cells("from puzzlekit import show\ndef moveUp(S, r, c):\n    pass\n",
+                  "show(moveUp(1, 0, 1))")
+    assert "got NoneType" in str(e) and m.explain(e).endswith("its result?)")
 
 
 def test_other_errors_keep_their_words():
@@ -93,6 +96,16 @@ def test_student_frames_drop_the_kit():
     assert any("puzzlekit" in f.filename for f in full)
     assert [f.filename for f in short] == [__file__, "<cell 3>"]
     assert [f.filename for f in only_cells] == ["<cell 3>"]
+
+
+def test_a_stub_shows_where_it_ran_and_the_stub_only():
+    e = run_cells(STUB, "def helper(S):\n    return findZero(S)\n",
+                  "def check(S):\n    return helper(S)\n", "check(((0, 1), (2, 3)))")
+    cells = lambda name: name.startswith("<cell")
+    every = traceback.extract_tb(m.student_frames(e.__traceback__, cells))
+    ends = traceback.extract_tb(m.student_frames(e.__traceback__, cells, ends_only=True))
+    assert [f.filename for f in every] == ["<cell 4>", "<cell 3>", "<cell 2>", "<cell 1>"]
+    assert [f.filename for f in ends] == ["<cell 4>", "<cell 1>"]
 
 
 def test_the_summary_lists_every_exercise(monkeypatch):
@@ -137,7 +150,8 @@ NOTEBOOK = [
     STUB,
     "from puzzlekit.grading import assert_equal, passed\n"
     "assert_equal(findZero(((0, 1), (2, 3))), (0, 0), 'findZero')\npassed('findZero')",
-    "def moveUp(S, r, c):\n    L = [list(row) for row in S]\n    L[r][c], L[r + 1][c] = L[r + 1][c], 0",
+    "def moveUp(S, r, c):\n    L = [list(row) for row in S]\n"
+    "    L[r][c], L[r + 1][c] = L[r + 1][c], 0",
     "from puzzlekit.grading import assert_board_equal, passed\n"
     "assert_board_equal(moveUp(((0, 1), (2, 3)), 0, 0), ((2, 1), (0, 3)), what='moveUp')\n"
     "passed('moveUp')",
@@ -171,7 +185,8 @@ def test_in_a_notebook_errors_say_what_to_do(monkeypatch):
     evalue, tb = error_of(cells[2])
     assert evalue.startswith("`findZero` is not written yet")
     assert "Cell In[" in tb and "raise NotImplementedError()" in tb
-    assert "puzzlekit" not in tb.replace("puzzlekit.grading import", "") and "site-packages" not in tb
+    assert "puzzlekit" not in tb.replace("puzzlekit.grading import", "")
+    assert "site-packages" not in tb
     evalue, tb = error_of(cells[4])
     assert "did it forget to `return`" in evalue and "site-packages" not in tb
     assert len(tb.splitlines()) < 25
@@ -180,7 +195,8 @@ def test_in_a_notebook_errors_say_what_to_do(monkeypatch):
     assert evalue.startswith("name 'goal' is not defined yet")
     text = cells[7].outputs[0].data["text/plain"]
     assert "1 of 9 points' worth of tests pass" in text
-    for words in (r"findZero +2 pt  ✎ not written yet", r"moveUp +2 pt  ✘ failed: AssertionError",
+    for words in (r"findZero +2 pt  ✎ not written yet",
+                  r"moveUp +2 pt  ✘ failed: AssertionError",
                   r"easy +1 pt  ✔ passed", r"goal +1 pt  ✎ not written yet",
                   r"later +3 pt  · not run yet"):
         assert re.search(words, text), text

@@ -1,9 +1,9 @@
 """Simulated students of assignment 1 (States and moves): typical mistakes.
 
 Each entry replaces some solution cells (by grade id) of an otherwise correct submission.
-The full automatic score is 22: goal 1, findZero 2, moveUp 2, moveDown 1, moveLeft 1,
-moveRight 1, nextStates 3, gen_successors 3, print_moves 2, print_pos 2, EightPuzzle 3,
-LETTER_OF 1.
+The full automatic score is 23: goal 1, findZero 2, moveUp 2, moveDown 1, moveLeft 1,
+moveRight 1, nextStates 3, gen_successors 3 (+ its N×N bonus 1), print_moves 2,
+print_pos 2, EightPuzzle 3, LETTER_OF 1.
 """
 
 STUDENTS: dict[str, dict[str, str]] = {
@@ -36,7 +36,7 @@ def nextStates(S):
     return result
 '''},
     # The successor list names the tile moves (U when the tile goes up) instead of the
-    # blank moves. Loses gen_successors (3).
+    # blank moves. Loses gen_successors (3) and its N×N bonus (1).
     "gen_successors_tile_letters": {"gen_successors_solution": '''
 def gen_successors(node):
     board, moves = node[:-1], node[-1]
@@ -77,6 +77,22 @@ class EightPuzzle:
     "nextStates_from_puzzlekit": {"nextStates_solution": '''
 from puzzlekit import nextStates
 '''},
+    # gen_successors for 3×3 boards only (row = z // 3): keeps the exercise's 3 points and
+    # loses only its N×N bonus (1), which has its own test cell.
+    "gen_successors_3x3_only": {"gen_successors_solution": '''
+def gen_successors(node):
+    board, moves = node[:-1], node[-1]
+    z = board.index(0)
+    r, c = z // 3, z % 3
+    successors = []
+    for letter, dr, dc in (("U", -1, 0), ("D", 1, 0), ("L", 0, -1), ("R", 0, 1)):
+        if 0 <= r + dr < 3 and 0 <= c + dc < 3:
+            q = (r + dr) * 3 + (c + dc)
+            new = list(board)
+            new[z], new[q] = new[q], 0
+            successors += new + [moves + letter]
+    return successors
+'''},
     # print_pos with 2-character columns. Loses print_pos (2).
     "print_pos_narrow": {"print_pos_solution": '''
 def print_pos(p):
@@ -86,11 +102,12 @@ def print_pos(p):
 }
 
 EXPECTED: dict[str, tuple[float, float]] = {
-    "moveUp_wrong_way": (17, 17),
-    "findZero_column_first": (17, 17),
-    "nextStates_no_bounds_check": (19, 19),
-    "gen_successors_tile_letters": (19, 19),
-    "EightPuzzle_without_hash": (19, 19),
-    "nextStates_from_puzzlekit": (19, 19),
-    "print_pos_narrow": (20, 20),
+    "moveUp_wrong_way": (18, 18),
+    "findZero_column_first": (18, 18),
+    "nextStates_no_bounds_check": (20, 20),
+    "gen_successors_tile_letters": (19, 19),      # the 3 points and the bonus
+    "gen_successors_3x3_only": (22, 22),          # the bonus only
+    "EightPuzzle_without_hash": (20, 20),
+    "nextStates_from_puzzlekit": (20, 20),
+    "print_pos_narrow": (21, 21),
 }
