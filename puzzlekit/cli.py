@@ -5,12 +5,17 @@
     python -m puzzlekit check puzzle04.txt RDDR
     python -m puzzlekit scramble 20 --size 4 --seed 1
     python -m puzzlekit integrity 02-uninformed-search --course-root notebooks
+    python -m puzzlekit grade 02-uninformed-search --course-root notebooks --workers 4
 
 `solve` prints every board of a minimum solution, a blank line between boards, then
 ``Minimum number of moves = N``; an unsolvable board prints ``No solution possible``.
 
 `integrity` prints a CSV of the tricks submissions use to game the autograder
 (see `puzzlekit.integrity`).
+
+`grade` autogrades every collected submission not graded yet, in parallel (local worker
+processes or a Dask scheduler), into nbgrader's gradebook (see `puzzlekit.classgrade`);
+exit 1 if a submission could not be graded, 130 when interrupted (run it again to go on).
 
 Exit codes: 0 done (also for an unsolvable board), 1 `check` found the moves wrong or
 `integrity` found something, 2 bad input (missing or malformed file, bad arguments, missing
@@ -95,6 +100,29 @@ def build_parser() -> argparse.ArgumentParser:
                    help="only this student (repeatable)")
     i.add_argument("--comment", action="store_true",
                    help="also put the findings into DIR/gradebook.db as auto comments")
+
+    g = sub.add_parser("grade", help="autograde every collected submission of an "
+                       "assignment in parallel, into nbgrader's gradebook")
+    g.add_argument("assignment", help="an assignment of DIR/source/")
+    g.add_argument("--course-root", default=".", metavar="DIR",
+                   help="the nbgrader course root (default: the current directory)")
+    where = g.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=_positive_int, default=None, metavar="N",
+                       help="local worker processes (default: one per core)")
+    where.add_argument("--dask", default=None, metavar="ADDRESS",
+                       help="run the work on this Dask scheduler (tcp://host:8786)")
+    g.add_argument("--force", action="store_true",
+                   help="grade again the submissions that are already graded")
+    g.add_argument("--student", action="append", default=None, metavar="ID",
+                   help="only this student (repeatable)")
+    g.add_argument("--progress", default="auto", choices=("auto", "bar", "log", "quiet"),
+                   help="bar (terminal), log (a line per 10%%), quiet; auto picks")
+    g.add_argument("--watch", action="store_true",
+                   help="collect and grade new submissions as they arrive (until Ctrl-C)")
+    g.add_argument("--interval", type=_positive_float, default=30.0, metavar="SECONDS",
+                   help="with --watch: seconds between two collects (default 30)")
+    g.add_argument("--feedback", action="store_true",
+                   help="with --watch: also generate and release the feedback")
     return p
 
 
@@ -154,11 +182,44 @@ def _integrity(args: argparse.Namespace) -> int:
     return EXIT_WRONG if findings else EXIT_OK
 
 
+def _grade(args: argparse.Namespace) -> int:
+    import logging
+
+    from .classgrade import grade_class, print_report, watch
+    if args.workers == 0:
+        raise PuzzleError("--workers must be at least 1")
+    if args.feedback and not args.watch:
+        raise PuzzleError("--feedback goes with --watch (or run nbgrader generate_feedback)")
+    log = logging.getLogger("puzzlekit.classgrade")
+    handler = logging.StreamHandler(sys.stderr)
+    # in a terminal, clear the progress bar's line first (the bar redraws itself)
+    clear = "\r\x1b[2K" if sys.stderr.isatty() else ""
+    handler.setFormatter(logging.Formatter(clear + "%(levelname)s %(message)s"))
+    log.addHandler(handler)
+    log.setLevel(logging.WARNING)     # nbgrader's converters log every file at INFO
+    log.propagate = False
+    try:
+        if args.watch:
+            watch(args.assignment, args.course_root, interval=args.interval,
+                  feedback=args.feedback, workers=args.workers, dask=args.dask,
+                  progress="log" if args.progress == "auto" else args.progress, log=log)
+            return EXIT_OK
+        report = grade_class(args.assignment, args.course_root, force=args.force,
+                             workers=args.workers, dask=args.dask, students=args.student,
+                             progress=args.progress, log=log)
+    finally:
+        log.removeHandler(handler)
+    print_report(report)
+    if report.interrupted:
+        return 130
+    return EXIT_OK if report.ok else EXIT_WRONG
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (see the module docstring)."""
     args = build_parser().parse_args(argv)
     command = {"solve": _solve, "check": _check, "scramble": _scramble,
-               "integrity": _integrity}[args.command]
+               "integrity": _integrity, "grade": _grade}[args.command]
     try:
         return command(args)
     except SearchLimitReached as e:

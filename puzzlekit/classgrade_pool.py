@@ -1,0 +1,239 @@
+"""Where class-grading jobs run: local worker processes, or an existing Dask scheduler.
+
+Both pools take a job (bytes, see `puzzlekit.classgrade_remote`) and give back the
+answer (bytes); `run` blocks the calling thread (the coordinator runs one thread per
+submission in flight) and gives up with KeyboardInterrupt as soon as `stop` is set.
+
+`LocalPool` keeps one single-process ``ProcessPoolExecutor`` per slot, so that when a
+worker process dies (killed, out of memory) exactly one job is affected: that slot gets a
+fresh process and the job is tried once more. `DaskPool` sends
+`puzzlekit.classgrade_remote.execute_job` to a ``dask.distributed`` scheduler; Dask itself
+reschedules the job of a worker that died (``distributed.scheduler.allowed-failures``).
+"""
+
+from __future__ import annotations
+
+import logging
+import multiprocessing
+import os
+import queue
+import threading
+import time
+from typing import Any, Protocol
+
+from .classgrade_remote import execute_job, worker_init
+from .errors import PuzzleError
+
+POLL = 0.2
+
+
+class WorkerDied(RuntimeError):
+    """A worker process died while grading a submission, also on the retry."""
+
+
+class Pool(Protocol):
+    slots: int
+
+    def run(self, key: str, job: bytes, stop: threading.Event) -> bytes: ...
+
+    def waited(self) -> float:
+        """Seconds the calling thread's last `run` waited for a free worker."""
+
+    def close(self, cancel: bool = False) -> None: ...
+
+
+def default_workers() -> int:
+    """The number of cores this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return max(1, os.cpu_count() or 1)
+
+
+class _Slot:
+    def __init__(self, index: int) -> None:
+        self.index = index
+        self.executor: Any = None
+        self.start()
+
+    def start(self) -> None:
+        from concurrent.futures import ProcessPoolExecutor
+        self.executor = ProcessPoolExecutor(
+            max_workers=1, mp_context=multiprocessing.get_context("spawn"),
+            initializer=worker_init)
+
+    def pids(self) -> list[int]:
+        return list(getattr(self.executor, "_processes", None) or {})
+
+    def replace(self) -> None:
+        self.stop_processes(grace=0.0)
+        self.start()
+
+    def stop_processes(self, grace: float = 5.0) -> None:
+        """SIGTERM the worker (it cleans up its kernel), SIGKILL after `grace` seconds."""
+        processes = list((getattr(self.executor, "_processes", None) or {}).values())
+        for p in processes:
+            if p.is_alive():
+                p.terminate()
+        deadline = time.monotonic() + grace
+        for p in processes:
+            p.join(max(0.0, deadline - time.monotonic()))
+            if p.is_alive():
+                p.kill()
+                p.join(1.0)
+        try:
+            self.executor.shutdown(wait=False, cancel_futures=True)
+        except Exception:
+            pass
+
+
+class LocalPool:
+    """`workers` local processes (spawned: nothing of the coordinator leaks into them)."""
+
+    def __init__(self, workers: int, retries: int = 1,
+                 log: logging.Logger | None = None) -> None:
+        if workers < 1:
+            raise PuzzleError(f"--workers must be at least 1, got {workers}")
+        self.slots = workers
+        self.retries = retries
+        self.log = log or logging.getLogger("puzzlekit.classgrade")
+        self._free: queue.Queue[_Slot] = queue.Queue()
+        self._all = [_Slot(i) for i in range(workers)]
+        for slot in self._all:
+            self._free.put(slot)
+        self.restarts = 0
+        self._local = threading.local()
+
+    def waited(self) -> float:
+        """Seconds the calling thread's last `run` waited for a free worker."""
+        return float(getattr(self._local, "waited", 0.0))
+
+    def _take(self, stop: threading.Event) -> _Slot:
+        t0 = time.perf_counter()
+        while True:
+            if stop.is_set():
+                raise KeyboardInterrupt
+            try:
+                slot = self._free.get(timeout=POLL)
+                self._local.waited += time.perf_counter() - t0
+                return slot
+            except queue.Empty:
+                continue
+
+    def run(self, key: str, job: bytes, stop: threading.Event) -> bytes:
+        from concurrent.futures import TimeoutError as FutureTimeout
+        from concurrent.futures.process import BrokenProcessPool
+
+        failures = 0
+        self._local.waited = 0.0
+        while True:
+            slot = self._take(stop)
+            try:
+                future = slot.executor.submit(execute_job, job)
+                while True:
+                    if stop.is_set():
+                        raise KeyboardInterrupt
+                    try:
+                        result: bytes = future.result(timeout=POLL)
+                        break
+                    except FutureTimeout:
+                        continue
+            except BrokenProcessPool:
+                failures += 1
+                self.restarts += 1
+                slot.replace()
+                self._free.put(slot)
+                if failures > self.retries:
+                    raise WorkerDied(f"the worker process died while grading {key}, "
+                                     f"{failures} times; not tried again") from None
+                self.log.warning("The worker process grading %s died; it was replaced and "
+                                 "the submission is graded again", key)
+                continue
+            except KeyboardInterrupt:
+                self._free.put(slot)
+                raise
+            self._free.put(slot)
+            return result
+
+    def close(self, cancel: bool = False) -> None:
+        for slot in self._all:
+            if cancel:
+                slot.stop_processes()
+            else:
+                slot.executor.shutdown(wait=True)
+
+
+class DaskPool:
+    """Jobs on an existing Dask scheduler (``dask.distributed``)."""
+
+    def __init__(self, address: Any, log: logging.Logger | None = None) -> None:
+        try:
+            from distributed import Client
+        except ImportError:
+            raise PuzzleError("--dask needs dask.distributed: pip install "
+                              "'puzzlekit[cluster]'") from None
+        self.log = log or logging.getLogger("puzzlekit.classgrade")
+        self._own = False
+        if isinstance(address, str):
+            try:
+                self.client = Client(address, timeout=30)
+            except (OSError, TimeoutError) as exc:
+                raise PuzzleError(f"cannot reach the Dask scheduler at {address}: {exc}"
+                                  ) from None
+            self._own = True
+        else:
+            self.client = address          # a Client, or a cluster object
+            if not hasattr(self.client, "submit"):
+                self.client = Client(address)
+                self._own = True
+        threads = sum(self.client.nthreads().values())
+        if threads < 1:
+            try:
+                self.client.wait_for_workers(1, timeout=60)
+            except Exception:
+                raise PuzzleError("the Dask scheduler has no workers") from None
+            threads = sum(self.client.nthreads().values())
+        self.slots = max(1, threads)
+        self.restarts = 0
+        self._futures: set[Any] = set()
+        self._lock = threading.Lock()
+
+    def waited(self) -> float:
+        """Dask queues the job itself: not measured here."""
+        return 0.0
+
+    def run(self, key: str, job: bytes, stop: threading.Event) -> bytes:
+        from distributed import TimeoutError as DaskTimeout
+
+        if stop.is_set():
+            raise KeyboardInterrupt
+        future = self.client.submit(execute_job, job, pure=False,
+                                    key=f"puzzlekit-grade-{key}-{time.time_ns()}")
+        with self._lock:
+            self._futures.add(future)
+        try:
+            while True:
+                if stop.is_set():
+                    future.cancel()
+                    raise KeyboardInterrupt
+                try:
+                    return bytes(future.result(timeout=POLL))
+                except (DaskTimeout, TimeoutError):
+                    continue
+                except Exception as exc:
+                    if type(exc).__name__ == "KilledWorker":
+                        raise WorkerDied(f"Dask workers died while grading {key}: {exc}"
+                                         ) from None
+                    raise
+        finally:
+            with self._lock:
+                self._futures.discard(future)
+
+    def close(self, cancel: bool = False) -> None:
+        if cancel:
+            with self._lock:
+                futures = list(self._futures)
+            if futures:
+                self.client.cancel(futures)
+        if self._own:
+            self.client.close()

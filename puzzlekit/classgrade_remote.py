@@ -1,0 +1,216 @@
+"""The work unit of class grading: execute one sanitized notebook, anywhere.
+
+`puzzlekit.classgrade` (the coordinator, the only gradebook writer) runs nbgrader's own
+``Autograde`` converter for each submission, with the execute step replaced by one that
+packs the sanitized notebook, the files of its folder and the execute settings into a
+`job` (bytes: JSON), and sends it to a local worker process or a Dask worker. There
+`execute_job` runs the course's execute preprocessor (``WalledExecute``, or nbgrader's
+``Execute``) on it in a temporary folder and answers with bytes (JSON): the executed
+notebook, what the preprocessor logged, and timings. Nothing here needs the course
+folder, a shared file system or the gradebook.
+"""
+
+from __future__ import annotations
+
+import base64
+import importlib
+import json
+import logging
+import os
+import shutil
+import signal
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+#: job format version (coordinator and worker must agree)
+JOB_VERSION = 1
+#: a folder bigger than this is not shipped (a submission with a data dump, say)
+MAX_JOB_BYTES = 256 * 1024 * 1024
+#: test hook: "student[,student...]" whose job makes the worker process die (os._exit)
+#: once per marker folder (PUZZLEKIT_GRADE_CRASH_DIR); a name starting with "!" always
+CRASH_ENV, CRASH_DIR_ENV = "PUZZLEKIT_GRADE_CRASH", "PUZZLEKIT_GRADE_CRASH_DIR"
+
+
+def _jsonable(value: Any) -> Any:
+    """`value` with everything that is not plain JSON left out (None if nothing is)."""
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    if isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            j = _jsonable(v)
+            if j is not None or v is None:
+                out[str(k)] = j
+        return out
+    if isinstance(value, (list, tuple)):
+        items = [_jsonable(v) for v in value]
+        return items if all(i is not None or v is None for i, v in zip(items, value)) else None
+    return None
+
+
+def config_sections(config: Any) -> dict[str, Any]:
+    """The plain-data part of a traitlets config (classes, functions and lazy values are
+    left out): what an execute preprocessor and its kernel manager may read."""
+    out: dict[str, Any] = {}
+    for section, values in dict(config).items():
+        if not hasattr(values, "items"):
+            continue
+        plain = _jsonable({k: v for k, v in values.items()})
+        if plain:
+            out[section] = plain
+    return out
+
+
+def pack_job(nb: Any, resources: dict[str, Any], execute_class: str,
+             config: dict[str, Any], key: str = "") -> bytes:
+    """The job for `execute_job`: the notebook, every file of the folder it was read from
+    (``resources['metadata']['path']``), the execute class's import path and its config."""
+    import nbformat
+    folder = Path((resources.get("metadata") or {}).get("path") or ".")
+    files: dict[str, str] = {}
+    size = 0
+    for path in sorted(folder.rglob("*")):
+        if not path.is_file() or path.is_symlink():
+            continue
+        rel = path.relative_to(folder)
+        if any(part in (".ipynb_checkpoints", "__pycache__") for part in rel.parts):
+            continue
+        data = path.read_bytes()
+        size += len(data)
+        if size > MAX_JOB_BYTES:
+            raise ValueError(f"the submission folder {folder} holds more than "
+                             f"{MAX_JOB_BYTES >> 20} MB; too big to ship to a worker")
+        files[rel.as_posix()] = base64.b64encode(data).decode("ascii")
+    meta = dict(resources.get("metadata") or {})
+    shipped = {"metadata": {"name": meta.get("name", ""), "modified_date":
+                            str(meta.get("modified_date", ""))},
+               "nbgrader": _jsonable(dict(resources.get("nbgrader") or {})) or {},
+               "unique_key": resources.get("unique_key"),
+               "output_files_dir": resources.get("output_files_dir")}
+    job = {"version": JOB_VERSION, "key": key, "execute": execute_class, "config": config,
+           "notebook": nbformat.writes(nb), "resources": shipped, "files": files}
+    return json.dumps(job).encode("utf-8")
+
+
+class _Collect(logging.Handler):
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.records: list[tuple[int, str]] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            self.records.append((record.levelno, record.getMessage()))
+        except Exception:      # a bad format string must not lose the notebook
+            self.records.append((record.levelno, str(record.msg)))
+
+
+def _import(path: str) -> Any:
+    module, _, name = path.rpartition(".")
+    return getattr(importlib.import_module(module), name)
+
+
+def _maybe_crash(key: str) -> None:
+    """The test hook (see CRASH_ENV): make this worker process die like an OOM kill."""
+    names = [n.strip() for n in os.environ.get(CRASH_ENV, "").split(",") if n.strip()]
+    if "!" + key in names:
+        os._exit(70)
+    if key in names:
+        marker = Path(os.environ.get(CRASH_DIR_ENV) or tempfile.gettempdir()) / f"crashed-{key}"
+        if not marker.exists():
+            marker.write_text("crashed once\n")
+            os._exit(70)
+
+
+def execute_job(job: bytes) -> bytes:
+    """Run a job made by `pack_job`; the answer as JSON bytes: ``notebook`` (the executed
+    notebook) or ``error`` (type, message, traceback), ``log`` and ``timings``."""
+    import traceback
+
+    t0 = time.perf_counter()
+    spec = json.loads(job)
+    if spec.get("version") != JOB_VERSION:
+        raise ValueError(f"job version {spec.get('version')} (this worker knows {JOB_VERSION})")
+    key = str(spec.get("key", ""))
+    _maybe_crash(key)
+    import nbformat
+    from traitlets.config import Config
+
+    handler = _Collect()
+    log = logging.getLogger(f"puzzlekit.classgrade.remote.{os.getpid()}")
+    log.propagate = False
+    log.setLevel(logging.INFO)
+    log.addHandler(handler)
+    timings: dict[str, float] = {}
+    folder = Path(tempfile.mkdtemp(prefix="pkclass-"))
+    previous = os.environ.get("NBGRADER_EXECUTION")
+    os.environ["NBGRADER_EXECUTION"] = "autograde"     # as nbgrader autograde sets it
+    answer: dict[str, Any] = {"key": key, "pid": os.getpid()}
+    try:
+        for rel, data in spec["files"].items():
+            target = folder / rel
+            if folder not in target.resolve().parents:
+                raise ValueError(f"a file outside the job folder: {rel!r}")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(base64.b64decode(data))
+        nb = nbformat.reads(spec["notebook"], as_version=4)
+        resources = dict(spec["resources"])
+        resources["metadata"] = dict(resources.get("metadata") or {}, path=str(folder))
+        cls = _import(spec["execute"])
+        pp = cls(config=Config(spec["config"]), log=log)
+        timings["unpack"] = time.perf_counter() - t0
+        first: list[float] = []
+        cell_method = pp.preprocess_cell
+
+        def timed_cell(*args: Any, **kwargs: Any) -> Any:
+            if not first:
+                first.append(time.perf_counter())
+            return cell_method(*args, **kwargs)
+        pp.preprocess_cell = timed_cell          # the kernel is up at the first cell
+        t1 = time.perf_counter()
+        nb, _ = pp(nb, resources)
+        t2 = time.perf_counter()
+        timings["execute"] = t2 - t1
+        timings["kernel_start"] = (first[0] - t1) if first else t2 - t1
+        answer["notebook"] = nbformat.writes(nb)
+    except Exception as exc:
+        answer["error"] = {"type": f"{type(exc).__module__}.{type(exc).__qualname__}",
+                           "message": str(exc), "traceback": traceback.format_exc()}
+    finally:
+        if previous is None:
+            os.environ.pop("NBGRADER_EXECUTION", None)
+        else:
+            os.environ["NBGRADER_EXECUTION"] = previous
+        log.removeHandler(handler)
+        shutil.rmtree(folder, ignore_errors=True)
+        if _terminated:              # stopped by the coordinator: the kernel is cleaned up
+            os._exit(128 + _terminated[0])
+    answer["log"] = handler.records
+    timings["worker_total"] = time.perf_counter() - t0
+    answer["timings"] = timings
+    return json.dumps(answer).encode("utf-8")
+
+
+_terminated: list[int] = []
+
+
+def worker_init() -> None:
+    """Initializer of a local worker process: Ctrl-C is the coordinator's business (it
+    stops the workers with SIGTERM, which unwinds the kernel's clean-up, then the process
+    exits), and the heavy modules are imported once, before the first job."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def stop(signum: int, frame: Any) -> None:
+        _terminated.append(signum)
+        raise SystemExit(128 + signum)
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        import nbclient  # noqa: F401
+        import nbformat  # noqa: F401
+        import nbgrader.preprocessors  # noqa: F401
+
+        import puzzlekit.autograde  # noqa: F401
+    except ImportError as exc:     # the job says what is missing
+        print(f"puzzlekit worker: {exc}", file=sys.stderr)

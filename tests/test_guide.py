@@ -1,0 +1,183 @@
+"""The instructor's guide, run as written.
+
+Every shell block of docs/instructors.md that follows a ``<!-- guide-test: NAME -->`` line
+runs here, verbatim, in a fresh copy of the repository's course (``sudo`` dropped, since
+the test runs as root), from a plain system PATH. Between the blocks the test does what
+the guide leaves to people: the students' CSV file, a returned notebook, a student who
+fetches and submits through the exchange.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import sqlite3
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+GUIDE = REPO / "docs" / "instructors.md"
+VENV_BIN = Path(sys.executable).parent
+BARE_PATH = "/usr/local/bin:/usr/bin:/bin"
+ASSIGNMENT = "01-states-and-moves"
+GENERATED = ("release", "submitted", "autograded", "feedback", "gradebook.db*", "grades.csv",
+             ".ipynb_checkpoints", "__pycache__")
+
+pytestmark = [pytest.mark.nbgrader, pytest.mark.slow]
+
+
+def guide_blocks() -> dict[str, str]:
+    text = GUIDE.read_text()
+    found = re.findall(r"<!-- guide-test: (\S+) -->\n```bash\n(.*?)```", text, re.S)
+    return dict(found)
+
+
+def test_the_guide_marks_its_commands():
+    blocks = guide_blocks()
+    assert set(blocks) >= {"students", "generate", "grade", "grade-class", "exchange", "release",
+                           "collect"}
+    for name, block in blocks.items():
+        assert block.strip(), name
+
+
+@pytest.fixture()
+def repo(tmp_path: Path) -> Path:
+    """A copy of the repository as a fresh clone has it: the course, the Makefile, the venv."""
+    pytest.importorskip("nbgrader")
+    root = tmp_path / "repo"
+    root.mkdir()
+    shutil.copytree(REPO / "notebooks", root / "notebooks",
+                    ignore=shutil.ignore_patterns(*GENERATED))
+    shutil.copy2(REPO / "Makefile", root / "Makefile")
+    (root / ".venv").symlink_to(VENV_BIN.parent)
+    return root
+
+
+def environment(tmp_path: Path, **extra: str) -> dict[str, str]:
+    home = tmp_path / "home"
+    home.mkdir(exist_ok=True)
+    env = {"PATH": BARE_PATH, "HOME": str(home), "LANG": "C.UTF-8",
+           "PUZZLEKIT_EXCHANGE": str(tmp_path / "exchange")}
+    env.update(extra)
+    return env
+
+
+def run_block(name: str, cwd: Path, env: dict[str, str], *, check: bool = True) -> str:
+    """Run the guide's block `name` in bash, as written (without `sudo` when root)."""
+    block = guide_blocks()[name]
+    if os.geteuid() == 0:
+        block = re.sub(r"^sudo ", "", block, flags=re.M)
+    elif re.search(r"^sudo ", block, re.M):
+        pytest.skip("the guide's block needs root")
+    if "source " not in block:
+        # the guide's reader activated the venv in the first block, and still has it
+        root = cwd.parent if cwd.name == "notebooks" else cwd
+        block = f"source {root}/.venv/bin/activate\n" + block
+    done = subprocess.run(["bash", "-euo", "pipefail", "-c", block], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=900)
+    output = done.stdout + done.stderr
+    if check:
+        assert done.returncode == 0, f"the guide's block {name!r} failed:\n{block}\n{output}"
+    return output
+
+
+def gradebook_tables(db: Path) -> set[str]:
+    with sqlite3.connect(db) as con:
+        return {r[0] for r in con.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+
+
+def test_the_one_machine_routine_runs_as_written(repo, tmp_path):
+    course = repo / "notebooks"
+    env = environment(tmp_path)
+    (course / "students.csv").write_text("id,last_name,first_name,email\n"
+                                         "bob,Builder,Bob,bob@example.org\n"
+                                         "carol,Carroll,Lewis,\n")
+    run_block("students", repo, env)
+    assert "alembic_version" in gradebook_tables(course / "gradebook.db")
+    with sqlite3.connect(course / "gradebook.db") as con:
+        assert {r[0] for r in con.execute("SELECT id FROM student")} == {"alice", "bob", "carol"}
+
+    out = run_block("generate", course, env)
+    assert (course / "release" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb").is_file()
+    assert "`findZero` is not written yet" in out and "not defined yet" in out
+    assert "Traceback" not in out, "the release's validation shows tracebacks"
+
+    submitted = course / "submitted" / "alice" / ASSIGNMENT
+    submitted.mkdir(parents=True)
+    shutil.copy(course / "source" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", submitted)
+    run_block("grade", course, env)
+    from nbgrader.api import Gradebook
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}", course_id="puzzlekit") as gb:
+        graded = gb.find_submission(ASSIGNMENT, "alice")
+        score, max_score = graded.code_score, graded.max_code_score
+    assert score == max_score > 0
+    assert list((course / "feedback" / "alice" / ASSIGNMENT).glob("*.html"))
+    assert "alice" in (course / "grades.csv").read_text()
+
+    # the same again in parallel (--force): the same score, said in one line
+    out = run_block("grade-class", repo, env)
+    assert f"{ASSIGNMENT}: 1 graded" in out, out
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}", course_id="puzzlekit") as gb:
+        assert gb.find_submission(ASSIGNMENT, "alice").code_score == score
+
+
+def test_the_exchange_is_made_once_and_checked(repo, tmp_path):
+    course = repo / "notebooks"
+    env = environment(tmp_path)
+    exchange = Path(env["PUZZLEKIT_EXCHANGE"])
+    run_block("generate", course, env)
+
+    # nbgrader would make a missing exchange itself, world-writable: here it is refused
+    out = run_block("release", repo, env, check=False)
+    assert "does not exist" in out and "sudo make exchange" in out, out
+    assert not exchange.exists()
+
+    run_block("exchange", repo, env)
+    assert stat.S_IMODE(exchange.stat().st_mode) == 0o1777
+    out = run_block("release", repo, env)
+    assert (exchange / "puzzlekit" / "outbound" / ASSIGNMENT).is_dir()
+    assert ASSIGNMENT in out
+
+    student = tmp_path / "student"
+    student.mkdir()
+    senv = {**env, "PATH": f"{VENV_BIN}:{BARE_PATH}"}
+    for step in (["fetch_assignment", ASSIGNMENT], ["submit", ASSIGNMENT]):
+        # a student's nbgrader finds the exchange in the machine's nbgrader config
+        # (/etc/jupyter/nbgrader_config.py, see the guide): here on its command line
+        done = subprocess.run([str(VENV_BIN / "nbgrader"), *step, "--course", "puzzlekit",
+                               f"--Exchange.root={exchange}"],
+                              cwd=student, env=senv, capture_output=True, text=True,
+                              timeout=300)
+        assert done.returncode == 0, done.stdout + done.stderr
+    run_block("collect", course, env)
+    me = os.environ.get("USER") or __import__("pwd").getpwuid(os.getuid()).pw_name
+    assert (course / "submitted" / me / ASSIGNMENT / f"{ASSIGNMENT}.ipynb").is_file()
+
+
+def test_a_half_made_gradebook_is_repaired(repo, tmp_path):
+    """An older run without nbgrader's programs on PATH left the tables but no version."""
+    pytest.importorskip("nbgrader")
+    from nbgrader.api import Base
+    from sqlalchemy import create_engine
+
+    course = repo / "notebooks"
+    engine = create_engine(f"sqlite:///{course / 'gradebook.db'}")
+    Base.metadata.create_all(bind=engine)
+    engine.dispose()
+    assert "alembic_version" not in gradebook_tables(course / "gradebook.db")
+
+    env = environment(tmp_path)
+    nbgrader = str(VENV_BIN / "nbgrader")
+    done = subprocess.run([nbgrader, "db", "upgrade"], cwd=course, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "left half made by an earlier run" in done.stderr
+    assert "alembic_version" in gradebook_tables(course / "gradebook.db")
+    done = subprocess.run([nbgrader, "db", "student", "list"], cwd=course, env=env,
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and "half made" not in done.stderr, done.stderr
