@@ -29,6 +29,7 @@ import re
 import sys
 import threading
 import time
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -163,6 +164,22 @@ def _check_assignment(config: Any, assignment: str) -> None:
                 f"{assignment}` first") from None
 
 
+class _DropExpected(logging.Filter):
+    """nbgrader's checksum warning, which every test cell with hidden tests gives on every
+    submission (docs/instructors.md explains it): thousands of lines for a class, no news."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "Attribute 'checksum' for cell" not in record.getMessage()
+
+
+def _converter_log(log: logging.Logger) -> logging.Logger:
+    """The logger nbgrader's converters write to: `log`'s child, without the expected."""
+    child = log.getChild("nbgrader")
+    if not any(isinstance(f, _DropExpected) for f in child.filters):
+        child.addFilter(_DropExpected())
+    return child
+
+
 # ------------------------------------------------------------------ the execute proxy
 
 class _Run:
@@ -259,7 +276,7 @@ def _converter(run: _Run, config: Any, remote: type, step: int, assignment: str,
                student: str, force: bool) -> Any:
     from nbgrader.converters.autograde import Autograde
     converter = Autograde(coursedir=_coursedir(config, assignment, student), config=config,
-                          log=run.log)
+                          log=_converter_log(run.log))
     converter.force = force
     steps = list(converter.autograde_preprocessors)
     steps[step] = remote
@@ -348,6 +365,9 @@ def grade_class(assignment: str, course_root: str | os.PathLike[str] = ".", *,
     report = GradeReport(assignment)
     pending = [s for s in everyone if needs_grading(config, assignment, s, force)]
     report.skipped = [s for s in everyone if s not in pending]
+    # nbgrader's own gradebook code warns for every submission (SQLAlchemy's "not in
+    # session" SAWarning, harmless and the same in a serial run): not the instructor's news
+    warnings.filterwarnings("ignore", message=r"Object of type <Submitted\w*> not in session")
     display = grade_progress(progress)
     t_start = time.perf_counter()
     if not pending:

@@ -17,6 +17,7 @@ The score is untouched: grades are read from the gradebook, not from these cells
 from __future__ import annotations
 
 import re
+import textwrap
 from typing import Any
 
 from nbconvert.preprocessors import Preprocessor
@@ -35,6 +36,7 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _CELL_LINE = re.compile(r"(?:Cell In\s*\[([^\]]*)\]|Input In\s*\[([^\]]*)\]"
                         r"|<ipython-input-(\d+)-[^>]*>),?\s*line (\d+)")
 _NUMBERED = re.compile(r"^\s*(?:-*>\s*)?(\d+)\s")
+MAX_WORDS = 400  #: a longer first line is data, not words
 MIN_SNIPPET = 6   #: shorter hidden lines ('pass', ')') give nothing away
 MAX_FRAMES = 12   #: longer tracebacks (deep recursion) keep their first and last frames
 
@@ -152,9 +154,13 @@ def hidden_failure_words(evalue: str, snippets: list[str]) -> str:
     """What a failed hidden test tells the student: its property, if that is not secret."""
     lines = [line.strip() for line in _ANSI.sub("", evalue).splitlines() if line.strip()]
     what = lines[0].rstrip(":") if lines else ""
-    if not what or quotes(what, snippets) or len(what) > 120:
+    if what and quotes(what, snippets):
+        # "nextStates(<a hidden board>): <what went wrong>": the diagnosis may be shown
+        _, sep, rest = what.partition(": ")
+        what = rest if sep and not quotes(rest, snippets) else ""
+    if not what or len(what) > MAX_WORDS:
         return HIDDEN_FAILED
-    return HIDDEN_FAILED_ON.format(what=what)
+    return HIDDEN_FAILED_ON.format(what="\n".join(textwrap.wrap(what, 96)))
 
 
 def _hidden_failure(error: Any, snippets: list[str]) -> dict[str, Any]:

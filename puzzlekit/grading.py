@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from .board import State
+from .diagnose import diagnose_move, diagnose_neighbours
 from .errors import PuzzleError
 from .judge import current_judge
 from .messages import NO_RETURN, install, passed, summary
@@ -53,6 +54,18 @@ def as_board(x: object) -> State | None:
         return as_state(x)
     except (PuzzleError, TypeError, ValueError, AttributeError):
         return None
+
+
+def _grid(x: object) -> State | None:
+    """`x` as rows of whole numbers, all of one length (a board or not), else None."""
+    if not isinstance(x, (list, tuple)) or not x:
+        return None
+    rows = [r for r in x if isinstance(r, (list, tuple))]
+    if len(rows) != len(x) or len({len(r) for r in rows}) != 1:
+        return None
+    if not all(type(t) is int for r in rows for t in r):
+        return None
+    return tuple(tuple(r) for r in rows)
 
 
 def _board_text(S: State) -> str:
@@ -147,8 +160,13 @@ def _show_html(markup: str) -> None:
 # ---------------------------------------------------------------------------
 # The assertions
 
-def assert_board_equal(got: object, expected: object, *, what: str = "the board") -> None:
-    """Fail with both boards (in colour in a notebook) unless `got` is the board `expected`."""
+def assert_board_equal(got: object, expected: object, *, what: str = "the board",
+                       start: object = None) -> None:
+    """Fail with both boards (in colour in a notebook) unless `got` is the board `expected`.
+
+    `start`: the board the move was made on; the message then names the mistake when it
+    is a typical one (the blank moved instead of the tile, a wrap round the edge, …).
+    """
     __tracebackhide__ = True   # pytest reports the line of the test that called this
     want = as_board(expected)
     if want is None:
@@ -160,10 +178,17 @@ def assert_board_equal(got: object, expected: object, *, what: str = "the board"
     if got is None:
         raise AssertionError(f"{what} should be the board\n{_board_text(want)}\n"
                              f"but it is None, nothing. {NO_RETURN}")
+    before = as_board(start) if start is not None else None
     if have is None:
-        raise AssertionError(f"{what} should be the board\n{_board_text(want)}\n"
+        grid = _grid(got)   # rows of tiles that break a rule: a tile twice, no blank
+        why = diagnose_move(before, grid, want) if before and grid else None
+        head = f"{what}: {why}\nit" if why else what
+        raise AssertionError(f"{head} should be the board\n{_board_text(want)}\n"
                              f"but it is {got!r:.200}, which is not a board")
-    raise AssertionError(f"{what} is not the expected board:\n{side_by_side(want, have)}")
+    why = diagnose_move(before, have, want) if before is not None else None
+    head = f"{what}: {why}" if why else f"{what} is not the expected board"
+    raise AssertionError(f"{head}:\n{side_by_side(want, have)}" if not why
+                         else f"{head}\n{side_by_side(want, have)}")
 
 
 def _boards_in(x: object) -> list[State] | None:
@@ -196,13 +221,15 @@ def _boards_html(groups: list[tuple[str, list[State]]]) -> str:
     return '<div style="display:flex;flex-direction:column;gap:0.5em">' + "".join(rows) + "</div>"
 
 
-def _set_difference_message(message: str, got: list[State], expected: list[State]) -> str:
+def _set_difference_message(message: str, got: list[State], expected: list[State],
+                            why: str | None = None) -> str:
     missing = [S for S in expected if S not in got]
     extra = [S for S in got if S not in expected]
     groups = [(f"missing ({len(missing)} of the {len(expected)} expected states):", missing),
               (f"not expected ({len(extra)} of the {len(got)} states returned):", extra)]
     _show_html(_boards_html(groups))
-    parts = [f"{message}: expected a set of {len(expected)} states, got {len(got)}"]
+    sizes = f"expected a set of {len(expected)} states, got {len(got)}"
+    parts = [f"{message}: {why}\n{sizes}" if why else f"{message}: {sizes}"]
     parts += [f"{title}\n{boards_in_a_row(boards)}" for title, boards in groups if boards]
     return "\n".join(parts)
 
@@ -215,15 +242,19 @@ def _shown(x: object, limit: int = 600) -> str:
     return text.replace("\n", "\n            ")
 
 
-def assert_equal(got: object, expected: object, message: str) -> None:
+def assert_equal(got: object, expected: object, message: str, *,
+                 start: object = None) -> None:
     """Fail with `message` and both values unless ``got == expected``. Sets of boards are
-    compared board by board: the message shows the missing and the unexpected ones."""
+    compared board by board: the message shows the missing and the unexpected ones, and,
+    given the board `start` they are the next states of, names a typical mistake."""
     __tracebackhide__ = True   # pytest reports the line of the test that called this
     if got == expected:
         return
     want, have = _boards_in(expected), _boards_in(got)
     if want is not None and have is not None:
-        raise AssertionError(_set_difference_message(message, have, want))
+        before = as_board(start) if start is not None else None
+        why = diagnose_neighbours(before, have, want) if before is not None else None
+        raise AssertionError(_set_difference_message(message, have, want, why))
     hint = f"\n{NO_RETURN}" if got is None and expected is not None else ""
     raise AssertionError(f"{message}\n  expected: {_shown(expected)}\n  got:      {_shown(got)}"
                          + hint)

@@ -36,6 +36,8 @@ NOT_WRITTEN_CELL = ("this exercise is not written yet: replace `" + STUB + "` wi
 NOT_DEFINED = ("name '{name}' is not defined yet: the exercise that defines `{name}` is "
                "above;\nwrite it and run its cell first (Run All runs every cell in order).")
 NO_RETURN = ("(a function returned None, nothing: did it forget to `return` its result?)")
+PAST_THE_EDGE = ("(a row or column past the edge of the board: check that the blank can move "
+                 "that way before moving it)")
 
 #: The label of an exercise's test cell in the summary: "findZero" for `passed("findZero")`.
 _PASSED_CALL = re.compile(r"""^\s*passed\(\s*["']([^"']+)["']\s*(,\s*hidden\s*=\s*True)?""",
@@ -97,6 +99,8 @@ def explain(e: BaseException) -> str | None:
         return NOT_DEFINED.format(name=getattr(e, "name"))
     if isinstance(e, (TypeError, AttributeError, ValueError)) and "NoneType" in str(e):
         return f"{e}\n{NO_RETURN}"
+    if type(e) is IndexError and "out of range" in str(e):
+        return f"{e} {PAST_THE_EDGE}"
     return None
 
 

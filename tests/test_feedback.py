@@ -93,6 +93,15 @@ def test_a_hidden_failure_that_quotes_a_hidden_line_says_only_that_one_failed():
     assert quoting not in "\n".join(out.outputs[-1].traceback)
 
 
+def test_a_hidden_failure_keeps_its_diagnosis_but_not_the_hidden_input():
+    quoting = SOURCE.splitlines()[2].strip()
+    why = "the board itself is among its next states: every move changes the board"
+    out = failed_at(3, "<table>the boards</table>", f"{quoting}: {why}\nexpected a set")
+    evalue = out.outputs[-1].evalue
+    assert " ".join(evalue.split()).startswith(f"a hidden test failed: {why}")
+    assert quoting not in str(out)
+
+
 def test_a_visible_failure_keeps_its_boards_but_loses_the_hidden_lines():
     out = failed_at(1, "<table>expected/got</table>", "findZero(start)")
     assert out.outputs[0].data["text/html"] == "<table>expected/got</table>"

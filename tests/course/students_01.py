@@ -99,6 +99,43 @@ def print_pos(p):
     for r in range(4):
         print("".join(f"{str(x):>2}" for x in p[4 * r:4 * r + 4]))
 '''},
+    # nextStates checks the last row and column but not the first: at the top edge
+    # moveDown reaches row -1, which Python wraps round to the last row. Loses nextStates.
+    "nextStates_wraps_round": {"nextStates_solution": '''
+def nextStates(S):
+    r, c = findZero(S)
+    rows, cols = len(S), len(S[0])
+    result = {moveDown(S, r, c), moveRight(S, r, c)}
+    if r + 1 < rows:
+        result.add(moveUp(S, r, c))
+    if c + 1 < cols:
+        result.add(moveLeft(S, r, c))
+    return result
+'''},
+    # nextStates starts from {S}: the board counts among its own next states.
+    "nextStates_includes_itself": {"nextStates_solution": '''
+def nextStates(S):
+    r, c = findZero(S)
+    rows, cols = len(S), len(S[0])
+    result = {S}
+    if r + 1 < rows:
+        result.add(moveUp(S, r, c))
+    if r > 0:
+        result.add(moveDown(S, r, c))
+    if c + 1 < cols:
+        result.add(moveLeft(S, r, c))
+    if c > 0:
+        result.add(moveRight(S, r, c))
+    return result
+'''},
+    # moveLeft copies the tile into the blank and forgets to put the blank where the tile
+    # was. Loses moveLeft (1) and nextStates (3).
+    "moveLeft_copies_tile": {"moveLeft_solution": '''
+def moveLeft(S, r, c):
+    L = listOfLists(S)
+    L[r][c] = L[r][c + 1]
+    return tupleOfTuples(L)
+'''},
 }
 
 EXPECTED: dict[str, tuple[float, float]] = {
@@ -110,4 +147,17 @@ EXPECTED: dict[str, tuple[float, float]] = {
     "EightPuzzle_without_hash": (20, 20),
     "nextStates_from_puzzlekit": (20, 20),
     "print_pos_narrow": (21, 21),
+    "nextStates_wraps_round": (20, 20),
+    "nextStates_includes_itself": (20, 20),
+    "moveLeft_copies_tile": (19, 19),
+}
+
+#: What the feedback must say about each mistake (the diagnoses of `puzzlekit.diagnose`).
+DIAGNOSES: dict[str, tuple[str, ...]] = {
+    "moveUp_wrong_way": ("the blank moved up instead of the tile",           # moveUp's test
+                         "a move function moves the wrong way"),             # nextStates'
+    "nextStates_wraps_round": ("a board where the blank jumped across the edge is there",),
+    "nextStates_includes_itself": ("the board itself is among its next states",),
+    "moveLeft_copies_tile": ("a tile was copied instead of swapped with the blank",),
+    "nextStates_no_bounds_check": ("past the edge of the board",),
 }

@@ -155,7 +155,10 @@ def test_ctrl_c_leaves_the_gradebook_consistent_and_a_rerun_goes_on(base, serial
     proc = subprocess.Popen(
         [sys.executable, "-m", "puzzlekit", "grade", A, "--course-root", str(root),
          "--workers", "2", "--progress", "log"],
-        cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        # a shell that runs the suite in the background ignores SIGINT, and its children
+        # inherit that: give the command the Ctrl-C of a terminal
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     assert proc.stderr is not None
     seen = []
     deadline = time.monotonic() + 120

@@ -109,6 +109,22 @@ def test_the_source_is_committed_clean(assignment):
 # ---------------------------------------------------------------------------
 # autograde
 
+def _diagnoses() -> list[tuple[str, str, str]]:
+    out = []
+    for a in ASSIGNMENTS:
+        module = students_module(a)
+        for student, phrases in (getattr(module, "DIAGNOSES", None) or {}).items():
+            out.append((a, student, phrases))
+    return out
+
+
+@pytest.mark.parametrize("assignment, student, phrases", _diagnoses())
+def test_the_feedback_names_the_mistake(course, assignment, student, phrases):
+    text = " ".join(page_text(course.feedback_html(assignment, student)).split())
+    for words in phrases:
+        assert " ".join(words.split()) in text, f"{student}: {words!r} not in its feedback"
+
+
 @pytest.mark.parametrize("assignment, student", SUBMISSIONS)
 def test_autograded_score(course, assignment, student):
     a = course.assignments[assignment]
