@@ -11,7 +11,8 @@ the lecture's moves, and say in one sentence what happened:
   last row or column: it wraps round instead of failing);
 * a tile was copied instead of swapped (one tile twice, no blank);
 * the board came back unchanged;
-* a board listed among its own next states, a move missing at an edge.
+* a board listed among its own next states, a move missing at an edge;
+* a path backwards, without its start or its goal, or move letters for the tile.
 
 They read only the boards the test already holds (plain data): nothing of the student's
 code runs here. Each returns None when it recognises nothing; the plain "expected / got"
@@ -24,6 +25,7 @@ from collections import Counter
 from collections.abc import Collection
 
 from .board import State, shape
+from .moves import check_solution
 
 #: The blank's step (row, column) for each move letter (letters say where the blank goes).
 STEP = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
@@ -145,4 +147,35 @@ def diagnose_neighbours(start: State, got: Collection[State],
     if far:
         return (f"{len(far)} of the boards are not one move from S: each next state slides "
                 f"exactly one tile next to the blank into it")
+    return None
+
+
+def diagnose_path(start: State, goal: State, seq: str | list[State]) -> str | None:
+    """One sentence on why `seq` (a list of states or a move string) does not take `start`
+    to `goal`, when it is a typical slip: the path backwards, without its start or its
+    goal, or move letters that say where the tile goes."""
+    def solves(candidate: str | list[State]) -> bool:
+        try:
+            return check_solution(start, goal, candidate).ok
+        except ValueError:
+            return False
+    if isinstance(seq, str):
+        inverse = seq.translate(str.maketrans("UDLRudlr", "DURLdurl"))
+        if seq and solves(inverse):
+            return ("the letters say where the tile goes; here a letter says where the blank "
+                    "goes (U: the blank moves up, so the tile above it comes down)")
+        if seq and solves(inverse[::-1]):
+            return ("these are the moves from the goal back to the start: reverse the "
+                    "string and swap each letter with its opposite")
+        return None
+    if len(seq) > 1 and solves(seq[::-1]):
+        return ("the path runs from the goal back to the start: following the parents from "
+                "the goal gives it backwards, so reverse it (path[::-1])")
+    if seq and solves([start, *seq]):
+        return "the path leaves out the start: it should begin with the start state"
+    if seq and solves([*seq, goal]):
+        return "the path stops one move before the goal: it should end with the goal state"
+    if len(seq) > 1 and (solves([*seq[::-1], goal]) or solves([start, *seq[::-1]])):
+        return ("the path runs backwards and misses an end: reverse it, and keep both the "
+                "start and the goal in it")
     return None

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from .board import State
-from .diagnose import diagnose_move, diagnose_neighbours
+from .diagnose import diagnose_move, diagnose_neighbours, diagnose_path
 from .errors import PuzzleError
 from .judge import current_judge
 from .messages import NO_RETURN, install, passed, summary
@@ -289,7 +289,8 @@ def assert_solution(start: object, goal: object, path_or_moves: object, *,
     except PuzzleError as e:
         raise AssertionError(f"{what} is not a solution: {e}") from None
     if not verdict.ok:
-        raise AssertionError(f"{what} is not a solution: {verdict.message}")
+        why = diagnose_path(S, G, seq)  # type: ignore[arg-type]
+        raise AssertionError(f"{what} is not a solution: {why or verdict.message}")
     if optimal_length is not None and verdict.length != optimal_length:
         more = "longer" if verdict.length > optimal_length else "shorter (impossible!)"
         raise AssertionError(f"{what} has {verdict.length} moves, but the shortest solution "

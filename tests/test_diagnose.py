@@ -122,3 +122,31 @@ def test_nothing_recognised_leaves_the_plain_message():
     with pytest.raises(AssertionError, match="is not the expected board"):
         assert_board_equal(((2, 1, 3), (4, 0, 5), (6, 7, 8)), ((1, 2, 3), (4, 7, 5), (6, 0, 8)),
                            start=S)
+
+
+PATH = [((1, 2, 3), (4, 0, 5), (6, 7, 8)), ((1, 2, 3), (4, 5, 0), (6, 7, 8)),
+        ((1, 2, 3), (4, 5, 8), (6, 7, 0))]          # the blank goes R then D
+
+
+@pytest.mark.parametrize("answer, words", [
+    (PATH[::-1], "the path runs from the goal back to the start"),
+    (PATH[1:], "the path leaves out the start"),
+    (PATH[:-1], "the path stops one move before the goal"),
+    (PATH[1:][::-1], "the path runs backwards and misses an end"),
+    ("LU", "the letters say where the tile goes"),
+    ("UL", "these are the moves from the goal back to the start"),
+])
+def test_a_path_slip_is_named(answer, words):
+    from puzzlekit.diagnose import diagnose_path
+    assert diagnose_path(PATH[0], PATH[-1], answer).startswith(words)
+    with pytest.raises(AssertionError, match=f"^your path is not a solution: {words}"):
+        from puzzlekit.grading import assert_solution
+        assert_solution(PATH[0], PATH[-1], answer)
+
+
+def test_a_right_or_unrecognised_path_has_no_diagnosis():
+    from puzzlekit.diagnose import diagnose_path
+    assert diagnose_path(PATH[0], PATH[-1], PATH) is None
+    assert diagnose_path(PATH[0], PATH[-1], "RD") is None
+    assert diagnose_path(PATH[0], PATH[-1], "RR") is None
+    assert diagnose_path(PATH[0], PATH[-1], [PATH[0], PATH[2]]) is None

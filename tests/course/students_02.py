@@ -144,3 +144,8 @@ EXPECTED: dict[str, tuple[float, float]] = {
     "solve_pos_one_too_deep": (23, 23),
     "ucs_counts_moves": (23, 23),
 }
+
+#: What the feedback must say about each mistake (the diagnoses of `puzzlekit.diagnose`).
+DIAGNOSES: dict[str, tuple[str, ...]] = {
+    "search_path_backwards": ("the path runs from the goal back to the start",),
+}

@@ -97,3 +97,8 @@ EXPECTED: dict[str, tuple[float, float]] = {
     "idastar_leaves_out_start": (10, 10),
     "build_pdb_with_a_stack": (12, 12),
 }
+
+#: What the feedback must say about each mistake (the diagnoses of `puzzlekit.diagnose`).
+DIAGNOSES: dict[str, tuple[str, ...]] = {
+    "idastar_leaves_out_start": ("the path leaves out the start",),
+}
