@@ -8,6 +8,11 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: lab test bench venv clean exchange
 
+# JupyterLab as the course wants it for everyone who uses this environment: no pop-up
+# asking about Jupyter news over the first test output, no update check (overrides.json
+# sets the defaults; a user may still change them in Settings)
+LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
+
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "puzzlekit needs Python >= 3.11"'
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -15,7 +20,12 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install --quiet -e ".[course,test]"
 	touch $(STAMP)
 
-venv: $(STAMP)
+$(LAB_OVERRIDES): $(STAMP)
+	mkdir -p $(dir $@)
+	printf '%s\n' '{"@jupyterlab/apputils-extension:notification":' \
+		'  {"fetchNews": "false", "checkForUpdates": false}}' > $@
+
+venv: $(STAMP) $(LAB_OVERRIDES)
 
 # root (containers, CI machines) needs --allow-root; everyone else gets the plain command
 ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root,)
@@ -28,7 +38,7 @@ NO_BROWSER := $(if $(filter 0 no false,$(BROWSER)),--no-browser,)
 
 # from the course root, so that nbgrader finds its config; the venv's bin/ first on PATH,
 # so that the formgrader finds nbgrader's own programs (alembic) whatever the caller's PATH
-lab: $(STAMP)
+lab: $(STAMP) $(LAB_OVERRIDES)
 	@echo "Opening JupyterLab on the course: http://$(IP):$(PORT)/lab (the URL with its token follows)"
 	cd notebooks && PATH="$(CURDIR)/$(VENV)/bin:$$PATH" ../$(VENV)/bin/jupyter lab \
 		--ServerApp.ip=$(IP) --ServerApp.port=$(PORT) $(NO_BROWSER) $(ALLOW_ROOT)
@@ -41,7 +51,7 @@ exchange:
 	mkdir -p $(EXCHANGE) && chmod 1777 $(EXCHANGE)
 	@echo "exchange ready: $(EXCHANGE) (mode 1777)"
 
-test: $(STAMP)
+test: $(STAMP) $(LAB_OVERRIDES)
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 bench: $(STAMP)

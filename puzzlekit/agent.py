@@ -32,9 +32,12 @@ from typing import Any
 
 from . import wire
 from .grading import forbidding
+from .instrument import Recorder
 
 _handles: dict[int, object] = {}
 _numbers = itertools.count(1)
+#: The recorders the grader sent with the call running now, by their number.
+_recorders: dict[str, Recorder] = {}
 
 
 def _shell() -> Any:
@@ -74,6 +77,13 @@ def _resolve(tagged: dict) -> Any:
     if "$code" in tagged:
         code = marshal.loads(base64.b64decode(tagged["$code"]))
         return types.FunctionType(code, _namespace(), tagged.get("name", "<lambda>"))
+    if "$rec" in tagged:        # a recording wrapper around the function tagged "of:..."
+        inner = {k[3:]: v for k, v in tagged.items() if k.startswith("of:")}
+        limit = tagged.get("limit")
+        recorder = Recorder(_resolve(inner), limit=limit if type(limit) is int else None,
+                            name=str(tagged.get("name") or "") or None)
+        _recorders[str(tagged["$rec"])] = recorder
+        return recorder
     raise wire.WireError("unknown tag")
 
 
@@ -100,8 +110,29 @@ def _error(e: BaseException) -> dict[str, Any]:
             "traceback": [str(line)[:5000] for line in lines[-40:]]}
 
 
+@contextlib.contextmanager
+def _recording(wanted: Any) -> Any:
+    """While the call runs, the notebook's functions named in `wanted` (name -> limit)
+    are recorders around themselves; yields those recorders by name."""
+    space = _namespace()
+    made: dict[str, Recorder] = {}
+    if type(wanted) is dict:
+        for name, limit in wanted.items():
+            if type(name) is str and callable(space.get(name)):
+                made[name] = Recorder(space[name], name=name,
+                                      limit=limit if type(limit) is int else None)
+                space[name] = made[name]
+    try:
+        yield made
+    finally:
+        for name, recorder in made.items():
+            if space.get(name) is recorder:
+                space[name] = recorder.func
+
+
 def _call(req: dict) -> dict[str, Any]:
     func = _target(req)
+    _recorders.clear()
     args = [wire.decode(a, _resolve) for a in req.get("args", [])]
     kwargs = {k: wire.decode(v, _resolve) for k, v in req.get("kwargs", {}).items()}
     if req.get("random") is not None:        # None: the kernel's state is the judge's
@@ -109,13 +140,19 @@ def _call(req: dict) -> dict[str, Any]:
     before = random.getstate()
     out, err = io.StringIO(), io.StringIO()
     reply: dict[str, Any] = {"ok": True}
-    with forbidding(*req.get("forbid", [])) as calls:
+    with forbidding(*req.get("forbid", [])) as calls, \
+            _recording(req.get("record")) as by_name:
         try:
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
                 value = func(*args, **kwargs)
             reply["value"] = _out(value)
         except BaseException as e:   # the grader decides what it means
             reply["error"] = _error(e)
+    if _recorders or by_name:
+        reply["recorded"] = _out({**{k: r.record.as_data() for k, r in _recorders.items()},
+                                  **{f"name:{k}": r.record.as_data()
+                                     for k, r in by_name.items()}})
+        _recorders.clear()
     reply["violations"] = list(dict.fromkeys(calls))    # the first call first
     reply["stdout"], reply["stderr"] = out.getvalue()[:10_000_000], err.getvalue()[:1_000_000]
     reply["mutated"] = {str(i): _out(a) for i, a in enumerate(args)

@@ -55,6 +55,9 @@ class Animation:
     size: tuple[int, int] = (0, 0)                #: frame width, height in pixels
     static_html: str | None = None
     info: dict[str, Any] = field(default_factory=dict)
+    #: what the player's counter says at each frame ("move 3 of 31"), in the unit the
+    #: frames show; None: "frame / frames"
+    labels: list[str] | None = None
     _html: str | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -67,7 +70,7 @@ class Animation:
             return self.static_html
         if self._html is None:         # built once, so the player keeps one element id
             self._html = player_html(self.frames, interval=self.interval, title=self.title,
-                                     size=self.size)
+                                     size=self.size, labels=self.labels)
         return self._html
 
     def _repr_html_(self) -> str:
@@ -101,13 +104,14 @@ _PLAYER_JS = """
   root.setAttribute("data-ready", "1");
   root.querySelector(".pk-controls").style.display = "flex";
   var frames = %(frames)s, base = %(interval)d, n = frames.length, i = 0, timer = null;
+  var labels = %(labels)s;
   var img = root.querySelector(".pk-frame"), slider = root.querySelector(".pk-slider");
   var counter = root.querySelector(".pk-counter"), speed = root.querySelector(".pk-speed");
   var play = root.querySelector("[data-act=play]");
   function show(k) {
     i = Math.max(0, Math.min(n - 1, k));
     img.src = "data:image/png;base64," + frames[i];
-    slider.value = i; counter.textContent = (i + 1) + " / " + n;
+    slider.value = i; counter.textContent = labels ? labels[i] : (i + 1) + " / " + n;
   }
   function stop() { if (timer) { clearInterval(timer); timer = null; } play.textContent = "\\u25B6 play"; }
   function start() {
@@ -134,10 +138,13 @@ _BUTTONS = [("first", "|\u25C0", "first frame"), ("prev", "\u25C0", "previous fr
 
 
 def player_html(frames: Sequence[bytes], *, interval: int = 200, title: str = "",
-                size: tuple[int, int] = (0, 0)) -> str:
-    """A player for PNG frames: first/previous/play/next/last, a slider, a speed choice."""
+                size: tuple[int, int] = (0, 0), labels: Sequence[str] | None = None) -> str:
+    """A player for PNG frames: first/previous/play/next/last, a slider, a speed choice,
+    and a counter that says `labels[i]` at frame i (default "i / frames")."""
     if not frames:
         raise PuzzleError("an animation needs at least one frame")
+    if labels is not None and len(labels) != len(frames):
+        raise PuzzleError(f"{len(labels)} labels for {len(frames)} frames")
     data = [base64.b64encode(f).decode("ascii") for f in frames]
     pid = fresh_id("pk-player")
     w, h = size
@@ -150,7 +157,8 @@ def player_html(frames: Sequence[bytes], *, interval: int = 200, title: str = ""
     slider = tag("input", ["pk-slider"], "",
                  attrs=f' type="range" min="0" max="{len(data) - 1}" value="0" '
                        'aria-label="frame"').replace("></input>", ">")
-    counter = tag("span", ["pk-counter"], f"1 / {len(data)}")
+    counter = tag("span", ["pk-counter"],
+                  _html.escape(labels[0]) if labels else f"1 / {len(data)}")
     options = "".join(f'<option value="{v}"{" selected" if v == "1" else ""}>{v}×</option>'
                       for v in ("0.25", "0.5", "1", "2", "4"))
     speed = tag("select", ["pk-speed", "pk-button"], options, attrs=' aria-label="speed"')
@@ -159,7 +167,8 @@ def player_html(frames: Sequence[bytes], *, interval: int = 200, title: str = ""
     caption = tag("div", ["pk-caption"], _html.escape(title), margin="0 auto 2px auto") \
         if title else ""
     script = _PLAYER_JS % {"id": json.dumps(pid), "frames": json.dumps(data),
-                           "interval": interval}
+                           "interval": interval,
+                           "labels": json.dumps(list(labels) if labels else None)}
     return tag("div", ["pk-player"], caption + img + controls + f"<script>{script}</script>",
                attrs=f' id="{pid}"')
 
@@ -329,11 +338,12 @@ def animate_path(path: Sequence[State] | State, moves: str | None = None, *,
     ax = _board_axes(fig, (0, 0, 1, 1 - top), cols, rows)
     board = BoardArtist(ax, states[0], tile_colours(g), font_px=cell)
     counter = fig.text(0.5, 1 - 0.5 * top, "", ha="center", va="center", fontsize=13 * 72 / DPI)
-    frames = []
+    frames, labels = [], []
     where = {t: divmod(p, cols) for p, t in enumerate(flatten(states[0]))}
     counter.set_text(f"start · {len(letters)} moves")
     colours = palette(tile_colours(g).values())      # every tile keeps its exact colour
     frames.append(_png(fig, colours))
+    labels.append(f"start · {len(letters)} moves")
     for k, (a, b) in enumerate(zip(states, states[1:]), 1):
         z_before = flatten(a).index(0)
         t = flatten(b)[z_before]                          # the tile that slides into the gap
@@ -345,9 +355,10 @@ def animate_path(path: Sequence[State] | State, moves: str | None = None, *,
             if f == frames_per_move and b == g:
                 counter.set_text(f"solved in {len(letters)} moves")
             frames.append(_png(fig, colours))
+            labels.append(f"move {k} of {len(letters)}")
         where[t], where[0] = (r1, c1), (r0, c0)
     return Animation(frames, interval, name, (fig.bbox.width, fig.bbox.height),
-                     info={"moves": letters})
+                     info={"moves": letters}, labels=labels)
 
 
 # ----------------------------------------------------------------------------- BFS layers
@@ -405,7 +416,10 @@ def animate_bfs_layers(start_or_goal: State, *, max_depth: int | None = None,
         frames, size = _graph_frames(layers, rows, cols, colours, origin)
     else:
         frames, size = _layer_frames(layers, rows, cols, colours, samples, seed, cut, origin)
-    return Animation(frames, interval, title, size, info=info)
+    depth = len(layers) - 1
+    labels = [f"depth {d} of {depth}" for d in range(len(frames))] \
+        if len(frames) == len(layers) else None
+    return Animation(frames, interval, title, size, info=info, labels=labels)
 
 
 def new_states(n: int) -> str:

@@ -12,20 +12,30 @@ the lecture's moves, and say in one sentence what happened:
 * a tile was copied instead of swapped (one tile twice, no blank);
 * the board came back unchanged;
 * a board listed among its own next states, a move missing at an edge;
-* a path backwards, without its start or its goal, or move letters for the tile.
+* a path backwards, without its start or its goal, or move letters for the tile;
+* a search that expands boards twice (no visited set), takes the newest board first
+  where breadth-first search takes the oldest, or steps straight back (from the record of
+  `puzzlekit.instrument`);
+* a uniform-cost search priced by the tile's way, by the number of moves, or stopped too
+  early; a heuristic that counts the blank or measures against another goal.
 
-They read only the boards the test already holds (plain data): nothing of the student's
-code runs here. Each returns None when it recognises nothing; the plain "expected / got"
+They read only the boards and numbers the test already holds (plain data): nothing of the
+student's code runs here. Each returns None when it recognises nothing; the plain "expected / got"
 then speaks for itself.
 """
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Collection
 
-from .board import State, shape
-from .moves import check_solution
+from .board import State, goal_state, shape
+from .exact import distance_table
+from .heuristics import conflict_pairs, hamming, manhattan
+from .instrument import Record
+from .moves import check_solution, path_to_moves
+from .scramble import SHIFT_4x4, _allowed_4x4, shuffle_pos
 
 #: The blank's step (row, column) for each move letter (letters say where the blank goes).
 STEP = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
@@ -178,4 +188,255 @@ def diagnose_path(start: State, goal: State, seq: str | list[State]) -> str | No
     if len(seq) > 1 and (solves([*seq[::-1], goal]) or solves([start, *seq[::-1]])):
         return ("the path runs backwards and misses an end: reverse it, and keep both the "
                 "start and the goal in it")
+    return None
+
+
+# ---------------------------------------------------------------------------
+# How a search went about it: from what it asked of the successor function
+
+def _as_state(x: object, like: State) -> State | None:
+    """`x` as a board of `like`'s shape (a flat list or tuple is read row by row)."""
+    rows, cols = shape(like)
+    if isinstance(x, tuple) and len(x) == rows and all(
+            isinstance(r, tuple) and len(r) == cols for r in x):
+        return x
+    if isinstance(x, tuple) and len(x) == rows * cols and all(type(v) is int for v in x):
+        return tuple(tuple(x[r * cols:(r + 1) * cols]) for r in range(rows))
+    return None
+
+
+def _adjacent(a: State, b: State) -> bool:
+    return b in blank_moves(a).values()
+
+
+def diagnose_search(start: State, record: Record, kind: str = "breadth-first") -> str | None:
+    """One sentence on how a search explored, from the `Record` of the boards it asked
+    the successor function about (first ones in order), or None when nothing stands out.
+
+    `kind`: "breadth-first" (each board once, nearest first), "once" (each board once,
+    any order: DFS, A*), "cheapest-first" (each board once: uniform-cost search),
+    "iterative" (boards again in each round, but never straight back to the board it
+    came from)."""
+    boards = [_as_state(x, start) for x in record.first]
+    if kind != "iterative" and record.most_times > 1:
+        board = _as_state(record.most, start)
+        shown = f" (the board {_flat_text(board)} {record.most_times:,} times)" if board else ""
+        advice = ("A board can wait in the queue several times, at several costs: when "
+                  "one comes out at a higher cost than its best, skip it (a stale entry)"
+                  if kind == "cheapest-first" else "Keep a set of the boards already seen "
+                  "and skip a next state that is in it")
+        return (f"it expanded some boards more than once{shown}: {record.calls:,} calls for "
+                f"{record.distinct:,} different boards. {advice}")
+    for a, b, c in zip(boards, boards[1:], boards[2:]):
+        if a is not None and b is not None and a == c and _adjacent(a, b):
+            where = ("already on the path" if kind == "iterative" else "already seen")
+            return (f"it stepped straight back to the board it came from ({_flat_text(a)} "
+                    f"→ {_flat_text(b)} → {_flat_text(a)}): skip a next state that is "
+                    f"{where}")
+    if kind == "breadth-first" and len(start) * len(start[0]) <= 9:
+        table = distance_table(start)
+        seen_far = 0
+        for board in boards:
+            if board is None:
+                return None
+            d = table.get(tuple(t for row in board for t in row))
+            if d is None:
+                return None
+            if d < seen_far:
+                return (f"it expanded a board {seen_far} moves from the start before one "
+                        f"only {d} moves away: breadth-first search takes the oldest board "
+                        f"out of its queue (popleft), not the newest (pop)")
+            seen_far = max(seen_far, d)
+    return None
+
+
+def _flat_text(board: State | None) -> str:
+    if board is None:
+        return "?"
+    return "".join("_" if t == 0 else (str(t) if t < 10 else f"({t})") for row in board
+                   for t in row)
+
+
+# ---------------------------------------------------------------------------
+# Prices (uniform-cost search) and heuristics: which wrong rule gives the student's number
+
+_TILE_WAY = str.maketrans("UDLR", "DURL")
+
+
+def path_cost(path: list[State], costs: dict[str, float]) -> float:
+    """The price of a path of states with `costs` per move letter (the blank's move)."""
+    return sum(costs[letter] for letter in path_to_moves(path))
+
+
+def diagnose_cost(start: State, goal: State, path: list[State], costs: dict[str, float],
+                  cheapest: float, total: object = None) -> str | None:
+    """One sentence on what is wrong with a uniform-cost search's answer: a `total` that
+    is not the price of its `path` with `costs`, or a path dearer than `cheapest`."""
+    paid = path_cost(path, costs)
+    moves = len(path) - 1
+    tile_prices = {letter.translate(_TILE_WAY): price for letter, price in costs.items()}
+    if type(total) in (int, float) and total != paid:
+        if total == moves and paid != moves:
+            return (f"the total is the number of moves ({moves}), not the price of the "
+                    f"path: add each move's price (cost[letter]) to the cost so far, not 1")
+        if total == path_cost(path, tile_prices):
+            return ("the total prices each move by the way the tile goes; a price here is "
+                    "for the blank's move (U: the blank moves up)")
+        return "the total must be the sum of the prices of the path's moves"
+    if paid <= cheapest:
+        return None
+    return (f"a cheaper path exists ({cheapest:g}): uniform-cost search takes out the board "
+            f"with the lowest cost so far (each move adding its price, cost[letter]) and "
+            f"stops when the goal comes out of the queue, not when it is first put in")
+
+
+def diagnose_heuristic(S: State, goal: State, got: object, expected: int,
+                       name: str | None = None) -> str | None:
+    """One sentence on which wrong rule gives `got` where the heuristic `name`
+    ("manhattan" or "hamming"; guessed from `expected` when not given) should be
+    `expected` on board `S`."""
+    if type(got) not in (int, float) or got == expected:
+        return None
+    rows, cols = shape(S)
+    if name not in ("manhattan", "hamming"):
+        name = "manhattan" if expected == manhattan(S, goal) else "hamming"
+    h = manhattan if name == "manhattan" else hamming
+    if name == "manhattan":
+        blank = next(abs(r - r2) + abs(c - c2) for r, row in enumerate(S)
+                     for c, t in enumerate(row) if t == 0
+                     for r2, row2 in enumerate(goal) for c2, t2 in enumerate(row2) if t2 == 0)
+        counted = ("it counts the blank as a tile: the blank is not a tile (moving it is "
+                   "what every move does), so leave it out, or h overestimates")
+    else:
+        blank = int(any(t == 0 and goal[r][c] != 0 for r, row in enumerate(S)
+                        for c, t in enumerate(row)))
+        counted = ("it counts the blank as a misplaced tile: leave the blank out, or h "
+                   "overestimates")
+    candidates = [(h(S, goal) + blank, counted)]
+    for other, words in (("first", "blank first"), ("last", "blank last")):
+        g = goal_state(rows, cols, blank=other)
+        if g != goal:
+            candidates.append((h(S, g), f"it measures against the goal with the {words}, "
+                                        f"not the goal it is given"))
+    if name == "manhattan":
+        candidates.append((hamming(S, goal), "it counts the misplaced tiles (Hamming), not "
+                           "how many steps each tile is from its place"))
+    for value, words in candidates:
+        if got == value:
+            return words
+    return None
+
+
+def diagnose_linear_conflict(S: State, goal: State, got: object, expected: int) -> str | None:
+    """One sentence on a linear-conflict value `got` that a typical slip gives."""
+    if type(got) not in (int, float) or got == expected:
+        return None
+    md = manhattan(S, goal)
+    if got == md + 2 * len(conflict_pairs(S, goal)):
+        return ("it adds 2 for every conflicting pair; when one tile conflicts with several "
+                "in a line, only the tiles that must leave the line count (the line's "
+                "tiles minus its longest run already in order), 2 moves each")
+    if got == md:
+        return "it is the Manhattan distance alone: the conflicts add nothing yet"
+    return None
+
+
+def _tile_parity(S: State, goal: State) -> int:
+    """The parity of the inversions of `S`'s tiles in `goal`'s order (blank left out)."""
+    rank = {t: i for i, t in enumerate(t for row in goal for t in row)}
+    seq = [rank[t] for row in S for t in row if t != 0]
+    return sum(1 for i in range(len(seq)) for j in range(i + 1, len(seq))
+               if seq[i] > seq[j]) % 2
+
+
+def diagnose_reachability(S: State, goal: State, got: object) -> str | None:
+    """One sentence on a wrong answer to "can `S` reach `goal`?" that a rule of the wrong
+    width gives (the parity rule: tiles only for an odd width, tiles and the blank's row
+    for an even one)."""
+    if type(got) is not bool or shape(S) != shape(goal):
+        return None
+    rows, cols = shape(S)
+    blank_rows = abs(_blank(S)[0] - _blank(goal)[0]) % 2
+    tiles_only = _tile_parity(S, goal) == 0
+    with_row = (_tile_parity(S, goal) + blank_rows) % 2 == 0
+    right = tiles_only if cols % 2 == 1 else with_row
+    if got == right:
+        return None
+    if cols % 2 == 0 and got == tiles_only:
+        return (f"the board is {cols} wide, an even width: there a move up or down changes "
+                f"the parity of the inversions, so the blank's row counts too (inversions "
+                f"plus the rows between the blank and its goal row must be even)")
+    if cols % 2 == 1 and got == with_row:
+        return (f"the board is {cols} wide, an odd width: there a move up or down keeps the "
+                f"parity of the inversions, so only the inversions count, not the blank's "
+                f"row")
+    return None
+
+
+# ---------------------------------------------------------------------------
+# The seeded scramble of the 15-puzzle course (shuffle_pos)
+
+def _shuffle_allowing_undo(n: int) -> list:
+    p: list = list(range(1, 16)) + [" "]
+    for _ in range(n):
+        gap = p.index(" ")
+        move = random.randint(0, 3)
+        while move not in _allowed_4x4(gap):
+            move = random.randint(0, 3)
+        new = gap + SHIFT_4x4[move]
+        p[gap], p[new] = p[new], p[gap]
+    return p
+
+
+def diagnose_shuffle(n: int, got: object, before: object, after: object) -> str | None:
+    """One sentence on why `shuffle_pos(n)` drifted from the course's seeded sequence,
+    given the state of `random` before and after the student's call (plain data)."""
+    saved = random.getstate()
+    try:
+        random.setstate(before)  # type: ignore[arg-type]
+        want = shuffle_pos(n)
+        want_after = random.getstate()
+        if got == want:
+            if after is not None and after != want_after:
+                return (f"shuffle_pos({n}) itself is right, but it drew a different number "
+                        f"of random numbers than the course's, so every position after it "
+                        f"drifts: one random.randint(0, 3) per try, and a new try only when "
+                        f"the move leaves the board or undoes the last one")
+            return None
+        random.setstate(before)  # type: ignore[arg-type]
+        if got == _shuffle_allowing_undo(n):
+            return ("it lets a move undo the one before (the gap steps straight back): the "
+                    "course's shuffle draws again when a move would undo the last one")
+    except (TypeError, ValueError):
+        return None
+    finally:
+        random.setstate(saved)
+    if isinstance(got, list) and sorted(map(str, got)) == sorted(map(str, want)):
+        return ("the position differs from the course's for the same seed: draw each move "
+                "with random.randint(0, 3) (0 up, 1 left, 2 down, 3 right: where the tile "
+                "goes) and draw again when it leaves the board or undoes the last move")
+    return None
+
+
+# ---------------------------------------------------------------------------
+# The lecture's layer report ("Iteration k: n new states found.")
+
+def diagnose_report(lines: list[str], sizes: list[int]) -> str | None:
+    """One sentence on a layer report that is off by one: `lines` as printed, `sizes` the
+    right number of new states in each layer 1, 2, ... (the start's layer 0 left out)."""
+    def line(k: int, n: int) -> str:
+        return f"Iteration {k}: {n} new states found."
+    want = [line(k, n) for k, n in enumerate(sizes, start=1)]
+    if lines == want:
+        return None
+    if lines == [line(k, n) for k, n in enumerate(sizes)]:
+        return ("the report is off by one: the first layer of new states is Iteration 1 "
+                "(count k up before printing)")
+    if lines == [line(k, n) for k, n in enumerate([1, *sizes])] or \
+            lines == [line(k, n) for k, n in enumerate([1, *sizes], start=1)]:
+        return ("the report counts the start as a layer: print only the layers of new "
+                "states, from Iteration 1 (3 new states here) on")
+    if lines == want + [line(len(sizes) + 1, 0)]:
+        return ("the report has one line too many: the last layer found the goal, so "
+                "stop before searching a layer with no new states")
     return None

@@ -160,7 +160,12 @@ def hidden_failure_words(evalue: str, snippets: list[str]) -> str:
         what = rest if sep and not quotes(rest, snippets) else ""
     if not what or len(what) > MAX_WORDS:
         return HIDDEN_FAILED
-    return HIDDEN_FAILED_ON.format(what="\n".join(textwrap.wrap(what, 96)))
+    # a diagnosis ("why: ...", from puzzlekit.diagnose) names the mistake, not the case
+    why = [line for line in lines[1:] if line.startswith("why")
+           and len(line) <= MAX_WORDS and not quotes(line, snippets)]
+    what = "\n".join([what, *why])
+    return HIDDEN_FAILED_ON.format(what="\n".join(
+        "\n".join(textwrap.wrap(line, 96)) for line in what.splitlines()))
 
 
 def _hidden_failure(error: Any, snippets: list[str]) -> dict[str, Any]:

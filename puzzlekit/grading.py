@@ -25,16 +25,19 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from .board import State
-from .diagnose import diagnose_move, diagnose_neighbours, diagnose_path
+from .diagnose import diagnose_move, diagnose_neighbours, diagnose_path, diagnose_search
 from .errors import PuzzleError
+from .moves import check_solution
+from .instrument import ExpansionLimit, Recorder, counted
 from .judge import current_judge
-from .messages import NO_RETURN, install, passed, summary
+from .messages import NO_RETURN, PartlyRight, install, note, notes, partly, passed, summary
 
 T = TypeVar("T")
 
 __all__ = ["assert_board_equal", "assert_solution", "assert_equal", "assert_prints_path",
            "forbid_reference", "run_with_timeout", "as_board", "side_by_side",
-           "boards_in_a_row", "passed", "summary"]
+           "boards_in_a_row", "passed", "partly", "summary", "counted", "recording",
+           "Recorder", "ExpansionLimit", "PartlyRight"]
 
 
 # ---------------------------------------------------------------------------
@@ -161,11 +164,12 @@ def _show_html(markup: str) -> None:
 # The assertions
 
 def assert_board_equal(got: object, expected: object, *, what: str = "the board",
-                       start: object = None) -> None:
+                       start: object = None, why: str | None = None) -> None:
     """Fail with both boards (in colour in a notebook) unless `got` is the board `expected`.
 
     `start`: the board the move was made on; the message then names the mistake when it
     is a typical one (the blank moved instead of the tile, a wrap round the edge, …).
+    `why`: a diagnosis found otherwise (say, by `diagnose_shuffle`), said when they differ.
     """
     __tracebackhide__ = True   # pytest reports the line of the test that called this
     want = as_board(expected)
@@ -185,7 +189,7 @@ def assert_board_equal(got: object, expected: object, *, what: str = "the board"
         head = f"{what}: {why}\nit" if why else what
         raise AssertionError(f"{head} should be the board\n{_board_text(want)}\n"
                              f"but it is {got!r:.200}, which is not a board")
-    why = diagnose_move(before, have, want) if before is not None else None
+    why = (diagnose_move(before, have, want) if before is not None else None) or why
     head = f"{what}: {why}" if why else f"{what} is not the expected board"
     raise AssertionError(f"{head}:\n{side_by_side(want, have)}" if not why
                          else f"{head}\n{side_by_side(want, have)}")
@@ -243,13 +247,16 @@ def _shown(x: object, limit: int = 600) -> str:
 
 
 def assert_equal(got: object, expected: object, message: str, *,
-                 start: object = None) -> None:
+                 start: object = None, why: str | None = None) -> None:
     """Fail with `message` and both values unless ``got == expected``. Sets of boards are
     compared board by board: the message shows the missing and the unexpected ones, and,
-    given the board `start` they are the next states of, names a typical mistake."""
+    given the board `start` they are the next states of, names a typical mistake. `why`:
+    a diagnosis to add when they differ (say, from `diagnose_heuristic`)."""
     __tracebackhide__ = True   # pytest reports the line of the test that called this
     if got == expected:
         return
+    if why:
+        message = f"{message}: {why}"
     want, have = _boards_in(expected), _boards_in(got)
     if want is not None and have is not None:
         before = as_board(start) if start is not None else None
@@ -261,14 +268,19 @@ def assert_equal(got: object, expected: object, message: str, *,
 
 
 def assert_solution(start: object, goal: object, path_or_moves: object, *,
-                    optimal_length: int | None = None, what: str = "your path") -> None:
+                    optimal_length: int | None = None, what: str = "your path",
+                    partial: float | None = None, searched: Recorder | None = None,
+                    kind: str = "breadth-first", hint: str | None = None) -> None:
     """Fail unless `path_or_moves` (states or move letters) legally takes `start` to `goal`.
 
     With `optimal_length`, the solution must also have exactly that many moves; any
-    optimal solution is accepted, whatever its tie-breaks.
+    optimal solution is accepted, whatever its tie-breaks. With `partial`, a solution
+    that is right but longer than the shortest earns those points (`partly`) instead of
+    failing. `searched`: the `Recorder` the search was given (or `recording` made), whose
+    record may say why (`diagnose_search`, with the search's `kind`); else `hint` says
+    what makes such a search find a shortest path.
     """
     __tracebackhide__ = True   # pytest reports the line of the test that called this
-    from .moves import check_solution
     S, G = as_board(start), as_board(goal)
     if S is None or G is None:
         raise PuzzleError("assert_solution: start and goal must be boards")
@@ -291,10 +303,26 @@ def assert_solution(start: object, goal: object, path_or_moves: object, *,
     if not verdict.ok:
         why = diagnose_path(S, G, seq)  # type: ignore[arg-type]
         raise AssertionError(f"{what} is not a solution: {why or verdict.message}")
+    if searched is not None and (optimal_length is None or verdict.length == optimal_length):
+        # a right answer, found the wrong way (boards expanded twice, a step straight back):
+        # worth `partial` points, and a later time-out says why
+        why = diagnose_search(S, searched.record, kind)
+        note(why)
+        if why and partial is not None:
+            partly(partial, f"{what} is right, but {why}")
     if optimal_length is not None and verdict.length != optimal_length:
         more = "longer" if verdict.length > optimal_length else "shorter (impossible!)"
-        raise AssertionError(f"{what} has {verdict.length} moves, but the shortest solution "
-                             f"has {optimal_length}: yours is {more}")
+        message = (f"{what} has {verdict.length} moves, but the shortest solution has "
+                   f"{optimal_length}: yours is {more}")
+        why = diagnose_search(S, searched.record, kind) if searched is not None else None
+        why = why or hint
+        message += f"\nwhy: {why}" if why else ""
+        if why:
+            note(why)
+        if partial is not None and verdict.length > optimal_length:
+            partly(partial, message)
+            return
+        raise AssertionError(message)
 
 
 # ---------------------------------------------------------------------------
@@ -491,6 +519,37 @@ def forbid_reference(*names: str) -> Iterator[None]:
 
 
 # ---------------------------------------------------------------------------
+# Recording what a search asks of the puzzle (see puzzlekit.instrument)
+
+@contextlib.contextmanager
+def recording(name: str, limit: int | None = None) -> Iterator[Recorder]:
+    """While the block runs, the notebook's function `name` (say ``"successors"``, which
+    the student's search calls by name) records every board it is called with; the block
+    gets the `Recorder`, whose `record` the test reads afterwards. Past `limit` calls it
+    stops the search with the reason (`ExpansionLimit`). While autograding, the grader
+    asks the student's kernel to record around each call of the student's code."""
+    recorder = Recorder(name=name, limit=limit)
+    judge = current_judge()
+    if judge is not None:
+        with judge.recording(recorder):
+            yield recorder
+        return
+    patched: list[dict[str, Any]] = []
+    for space in _caller_namespaces():
+        func = space.get(name)
+        if callable(func) and not isinstance(func, Recorder):
+            recorder.func = func
+            space[name] = recorder
+            patched.append(space)
+    try:
+        yield recorder
+    finally:
+        for space in patched:
+            if space.get(name) is recorder:
+                space[name] = recorder.func
+
+
+# ---------------------------------------------------------------------------
 # Stopping code that runs too long (e.g. BFS without a visited set)
 
 class _TimeUp(BaseException):
@@ -503,6 +562,9 @@ def run_with_timeout(seconds: float, func: Callable[..., T], *args: Any, **kwarg
     message = (f"{name} did not finish within {seconds:g} seconds. Is there an infinite "
                "loop, or a search that revisits the same states again and again (a missing "
                "visited set)?")
+    found = notes()
+    if found:
+        message += "\nwhy (seen on an easier board): " + "; ".join(found)
     judge = current_judge()
     if judge is not None:      # autograding: the grader times the calls into the kernel
         return judge.within(seconds, message, func, *args, **kwargs)

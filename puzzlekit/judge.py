@@ -40,7 +40,8 @@ from contextvars import ContextVar
 from typing import Any, Protocol
 
 from . import wire
-from .messages import NOT_WRITTEN, explain
+from .instrument import Recorder, limit_message
+from .messages import NOT_WRITTEN, explain, take_awarded, take_notes, take_partial
 
 _CURRENT: ContextVar[Judge | None] = ContextVar("puzzlekit_judge", default=None)
 
@@ -236,6 +237,8 @@ class Judge:
         self.fetched: set[str] = set()      # names copied from the kernel, until it runs
         self.sources: dict[str, list[str]] = {}
         self._forbid: list[str] = []
+        self._record: list[Recorder] = []       # notebook functions recorded by name
+        self._sent: dict[str, Recorder] = {}    # recorders sent with the call being made
         self._deadline: float | None = None
         self._html: list[str] = []
         self._synced_random: Any = None   # the state the kernel's `random` has, if known
@@ -273,7 +276,8 @@ class Judge:
         """Run a graded test cell; its outputs (an error output if it failed)."""
         self.trusted |= bound_names(source)
         out, err = io.StringIO(), io.StringIO()
-        self._html, self._forbid, self._deadline = [], [], None
+        self._html, self._forbid, self._deadline, self._record = [], [], None, []
+        take_partial(), take_awarded(), take_notes()    # nothing left from an earlier cell
         failure: BaseException | None = None
         token = _CURRENT.set(self)
         try:
@@ -296,6 +300,19 @@ class Judge:
                     for markup in self._html]
         if failure is not None:
             outputs.append(self._error_output(failure))
+        else:
+            # partial credit: nbgrader takes a number as the cell's value for its score
+            leftover = take_partial()
+            points = take_awarded()
+            if points is None and leftover is not None:
+                points = leftover[0]
+            if points is not None:
+                outputs.append({"output_type": "execute_result", "execution_count": count,
+                                "metadata": {},
+                                "data": {"text/plain": f"{points:g}",
+                                         "text/html": f"<b>partial credit: {points:g} "
+                                                      f"point{'' if points == 1 else 's'}</b>"}})
+        take_partial(), take_awarded(), take_notes()
         self._html = []
         return outputs
 
@@ -338,6 +355,16 @@ class Judge:
         finally:
             self._forbid = before
 
+    @contextlib.contextmanager
+    def recording(self, recorder: Recorder) -> Iterator[Recorder]:
+        """Calls into the kernel made in the block record the notebook's function
+        `recorder.name` there; each call's record is loaded into `recorder`."""
+        self._record.append(recorder)
+        try:
+            yield recorder
+        finally:
+            self._record.remove(recorder)
+
     def within(self, seconds: float, message: str, func: Callable[..., Any], *args: Any,
                **kwargs: Any) -> Any:
         """`func(*args, **kwargs)` with `seconds` for the calls into the kernel in it."""
@@ -377,6 +404,14 @@ class Judge:
 
     def _outbound(self, value: object) -> Any:
         """Encode what the judge sends that is not plain data (functions, handles)."""
+        if isinstance(value, Recorder):
+            if value.func is None:
+                raise wire.WireError("a recorder by name is used with `recording`")
+            number = str(len(self._sent))
+            self._sent[number] = value
+            inner = self._outbound(value.func)
+            return {"$rec": number, "limit": value.limit, "name": value.name,
+                    **{f"of:{k}": v for k, v in inner.items()}}
         if isinstance(value, RemoteFunction):
             return {"$ref": value.__name__}
         if isinstance(value, Remote):
@@ -448,6 +483,7 @@ class Judge:
     def call(self, target: dict[str, Any], name: str, args: tuple[Any, ...],
              kwargs: dict[str, Any]) -> Any:
         """Call the student's function (by name or handle) in the kernel."""
+        self._sent = {}
         try:
             req = {"kind": "call", **target,
                    "args": [wire.encode(a, self._outbound) for a in args],
@@ -456,7 +492,10 @@ class Judge:
                    "random": self._random_to_send()}
         except wire.WireError as e:
             raise AssertionError(str(e)) from None
+        if self._record:
+            req["record"] = {r.name: r.limit for r in self._record}
         reply = self._request(req, name)
+        stopped = self._load_records(reply.get("recorded"))
         mutated = reply.get("mutated", {})
         if type(mutated) is dict:
             for index, encoded in mutated.items():
@@ -472,8 +511,33 @@ class Judge:
         if type(violations) is list and violations:
             raise AssertionError(FORBIDDEN.format(name=str(violations[0])[:60]))
         if "error" in reply:
+            if stopped is not None and type(reply["error"]) is dict \
+                    and reply["error"].get("ename") == "ExpansionLimit":
+                # the judge's own words, from the record
+                raise AssertionError(limit_message(stopped.name, stopped.record)) from None
             raise self.student_error(reply["error"], name)
         return self._value(reply.get("value"))
+
+    def _load_records(self, encoded: Any) -> Recorder | None:
+        """Load what the kernel's recorders saw into the judge's; the one that stopped
+        the search, if one did."""
+        sent, self._sent = self._sent, {}
+        if encoded is None:
+            return None
+        try:
+            records = wire.decode(encoded, self._inbound)
+        except wire.WireError:
+            return None
+        if type(records) is not dict:
+            return None
+        stopped = None
+        targets = {**sent, **{f"name:{r.name}": r for r in self._record}}
+        for key, recorder in targets.items():
+            if key in records:
+                recorder.load(records[key])
+                if recorder.record.stopped:
+                    stopped = recorder
+        return stopped
 
     def operate(self, remote: Remote, op: str, arg: object) -> Any:
         """Ask the kernel about one of the student's objects."""

@@ -22,6 +22,7 @@ from __future__ import annotations
 import html
 import os
 import re
+import sys
 import types
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -38,6 +39,9 @@ NOT_DEFINED = ("name '{name}' is not defined yet: the exercise that defines `{na
 NO_RETURN = ("(a function returned None, nothing: did it forget to `return` its result?)")
 PAST_THE_EDGE = ("(a row or column past the edge of the board: check that the blank can move "
                  "that way before moving it)")
+TOO_DEEP = ("(a function called itself about {depth:,} deep, Python's limit: a search that "
+            "goes\nthousands of moves deep needs a loop and a stack (a list) instead of "
+            "recursion)")
 
 #: The label of an exercise's test cell in the summary: "findZero" for `passed("findZero")`.
 _PASSED_CALL = re.compile(r"""^\s*passed\(\s*["']([^"']+)["']\s*(,\s*hidden\s*=\s*True)?""",
@@ -82,11 +86,13 @@ def is_not_defined(e: BaseException) -> bool:
 
 
 def status_of(e: BaseException | None) -> str:
-    """'passed', 'not written' (a stub or a missing name) or 'failed'."""
+    """'passed', 'not written' (a stub or a missing name), 'partly right' or 'failed'."""
     if e is None:
         return "passed"
     if is_stub(e) or is_not_defined(e):
         return "not written"
+    if isinstance(e, PartlyRight):
+        return "partly right"
     return "failed"
 
 
@@ -101,6 +107,8 @@ def explain(e: BaseException) -> str | None:
         return f"{e}\n{NO_RETURN}"
     if type(e) is IndexError and "out of range" in str(e):
         return f"{e} {PAST_THE_EDGE}"
+    if type(e) is RecursionError and "instead of recursion" not in str(e):
+        return f"{e}\n{TOO_DEEP.format(depth=sys.getrecursionlimit())}"
     return None
 
 
@@ -196,6 +204,11 @@ def _after_cell(result: Any) -> None:
     error = getattr(result, "error_in_exec", None) or getattr(result, "error_before_exec", None)
     status = status_of(error)
     why = "" if error is None or status != "failed" else first_line(error)
+    if isinstance(error, PartlyRight):
+        words = str(error).removeprefix("partly right, ")
+        why = words if len(words) <= 72 else words[:71] + "…"
+    _partial.clear()        # a cell that failed after `partly` leaves nothing behind
+    _notes.clear()
     for label, hidden in calls:
         results[label] = _Result("hidden" if hidden and error is None else status, why)
 
@@ -227,22 +240,113 @@ def _grading() -> bool:
     return os.environ.get("NBGRADER_EXECUTION") == "autograde"
 
 
-def passed(label: str, hidden: bool = False) -> None:
+class PartlyRight(AssertionError):
+    """A test cell whose answer is partly right: it earns `points`, not all of them."""
+
+    def __init__(self, message: str, points: float = 0.0) -> None:
+        super().__init__(message)
+        self.points = points
+
+
+#: The partial credit recorded by `partly` in the test cell running now: (points, why).
+_partial: list[tuple[float, str]] = []
+
+
+def partly(points: float, why: str) -> None:
+    """Say that the test cell running now earns only `points`, because of `why` (one
+    sentence naming the mistake). The cell goes on, so a later failure still costs
+    everything; the lowest award of a cell counts. `passed` reports it at the end."""
+    _partial.append((float(points), why))
+
+
+#: Diagnoses a test found in the cell running now without failing it (a search that
+#: stepped back, on a board where it still found the answer): a later time-out says them.
+_notes: list[str] = []
+
+
+def note(why: str | None) -> None:
+    """Keep `why` for a later failure of this test cell to mention."""
+    if why and why not in _notes:
+        _notes.append(why)
+
+
+def take_notes() -> list[str]:
+    """The notes of the cell running now (and forget them)."""
+    found = list(_notes)
+    _notes.clear()
+    return found
+
+
+def notes() -> list[str]:
+    """The notes of the cell running now."""
+    return list(_notes)
+
+
+#: The partial credit `passed` reported while grading, for the grader to record.
+_awarded: list[float] = []
+
+
+def take_awarded() -> float | None:
+    """The points the test cell that just ran was awarded by `passed`, if partial (and
+    forget them): the judge turns them into the cell's value for nbgrader."""
+    found = min(_awarded) if _awarded else None
+    _awarded.clear()
+    return found
+
+
+def take_partial() -> tuple[float, str] | None:
+    """The lowest award `partly` recorded since the last call, with every reason given
+    (and forget them all)."""
+    if not _partial:
+        return None
+    points = min(award[0] for award in _partial)
+    reasons = list(dict.fromkeys(why for _, why in _partial))
+    _partial.clear()
+    return points, ";\n".join(reasons)
+
+
+class Credit(float):
+    """Partial points as a cell's value: nbgrader reads the number (``text/plain``) as the
+    cell's score; the notebook shows a sentence."""
+
+    def _repr_html_(self) -> str:
+        return f"<b>partial credit: {self:g} point{'' if self == 1 else 's'}</b>"
+
+
+def _points(points: float) -> str:
+    return f"{points:g} point{'' if points == 1 else 's'}"
+
+
+def passed(label: str, hidden: bool = False) -> Credit | None:
     """Say in one line that an exercise's tests passed (the last line of its test cell).
 
     `hidden`: the exercise has only hidden tests, which run when the notebook is graded.
+    When `partly` recorded partial credit in the cell, say so instead: while grading, the
+    cell's value is the points it earns; in a student's notebook it fails with the reason.
     """
+    award = take_partial()
+    if award is not None:
+        points, why = award
+        if _grading():
+            print(f"◐ {label}: partly right, {_points(points)}: {why}")
+            _awarded.append(points)
+            return Credit(points)
+        raise PartlyRight(f"partly right, worth {_points(points)} when graded: {why}",
+                          points)
     if _grading():
         print(f"✔ {label}: all tests passed")
     elif hidden:
         print(f"· {label}: its tests are hidden; they run when your notebook is graded")
     else:
         print(f"✔ {label}: the tests above pass (more run when your notebook is graded)")
+    return None
 
 
 _MARK = {"passed": "✔ passed", "failed": "✘ failed", "not written": "✎ not written yet",
+         "partly right": "◐ partly right",
          "not run": "· not run yet", "hidden": "· tested when graded (hidden tests)"}
 _COLOUR = {"passed": "#1a7f37", "failed": "#cf222e", "not written": "#9a6700",
+           "partly right": "#bc4c00",
            "not run": "#57606a", "hidden": "#57606a"}
 
 

@@ -320,6 +320,9 @@ def play_path(path: object, moves: str | None = None, *, goal: State | None = No
 
 TILE_PX = 48
 BLANK_LABEL = "\u00a0"
+#: the static board's frame and cell borders (style.css: .pk-board, .pk-cell)
+BOARD_FRAME = "4px double darkblue"
+TILE_BORDER = "3px groove #808080"
 
 # Arrow keys without a front-end extension: an HTML widget holds a one-pixel image whose
 # onload makes the tile grid focusable and turns an arrow key into a click on the tile that
@@ -362,14 +365,17 @@ class PlayableBoard(W.VBox):
         r, c = self.game.shape
         side = TILE_PX if r * c <= 36 else 34
         self._font = f"{side * 3 // 8}px"
+        # the look of the static board (style.css: .pk-board, .pk-cell), so that a board
+        # looks the same shown, animated or played
         self.cells = [W.Button(layout=W.Layout(width=f"{side}px", height=f"{side}px",
-                                               margin="1px", padding="0"))
+                                               margin="0", padding="0"))
                       for _ in range(r * c)]
         for i, b in enumerate(self.cells):
             b.on_click(lambda _b, i=i: self.click(*divmod(i, c)))
             b.add_class("puzzlekit-tile")
         self.grid = W.GridBox(self.cells, layout=W.Layout(
-            grid_template_columns=f"repeat({c}, {side + 2}px)", width="max-content"))
+            grid_template_columns=f"repeat({c}, {side}px)", width="max-content",
+            border=BOARD_FRAME, margin="2px"))
         self.grid.add_class("puzzlekit-playable")
         buttons = {name: W.Button(description=name, layout=W.Layout(width="auto"))
                    for name in ("scramble", "undo", "reset", "hint", "solve")}
@@ -405,7 +411,7 @@ class PlayableBoard(W.VBox):
             b.style.font_weight = "bold"
             b.style.font_size = self._font
             b.layout.border = ("3px solid #222" if highlight == divmod(i, cols)
-                               else "1px solid #888")
+                               else TILE_BORDER)
         self.status.value = self.game.status()
 
     def say(self, text: str) -> None:

@@ -192,3 +192,23 @@ def test_animations_never_touch_pyplot():
             "print('matplotlib.pyplot' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+def test_the_players_counter_speaks_in_the_unit_of_the_frames():
+    """One counter, in moves (not '2 / 94' frames beside 'move 1 / 31' in the picture)."""
+    import puzzlekit as pk
+    from puzzlekit.animation import player_html
+    path = pk.solve(pk.state_at_depth(3, seed=1)).path
+    a = pk.animate_path(path, frames_per_move=2)
+    assert len(a.labels) == len(a.frames) == 1 + 2 * 3
+    assert a.labels[0] == "start · 3 moves" and a.labels[1] == a.labels[2] == "move 1 of 3"
+    html = a.to_html()
+    assert re.search(r'class="pk-counter"[^>]*>start · 3 moves</span>', html)
+    assert '"move 3 of 3"' in html and "labels ? labels[i]" in html
+    layers = pk.animate_bfs_layers(pk.goal_state(2, 3))
+    assert layers.labels[0] == "depth 0 of 21" and layers.labels[-1] == "depth 21 of 21"
+    plain = player_html([a.frames[0]])
+    assert re.search(r'class="pk-counter"[^>]*>1 / 1</span>', plain)
+    assert "var labels = null" in plain
+    with pytest.raises(pk.PuzzleError, match="2 labels for 1 frames"):
+        player_html([a.frames[0]], labels=["a", "b"])

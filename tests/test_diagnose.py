@@ -150,3 +150,77 @@ def test_a_right_or_unrecognised_path_has_no_diagnosis():
     assert diagnose_path(PATH[0], PATH[-1], "RD") is None
     assert diagnose_path(PATH[0], PATH[-1], "RR") is None
     assert diagnose_path(PATH[0], PATH[-1], [PATH[0], PATH[2]]) is None
+
+
+# ---------------------------------------------------------------------------
+# Prices, heuristics, parity and linear conflicts: which wrong rule gave the number
+
+def test_ucs_totals_and_paths_are_named_by_the_rule_that_gives_them():
+    import puzzlekit
+    from puzzlekit.diagnose import diagnose_cost, path_cost
+    goal = ((0, 1, 2), (3, 4, 5), (6, 7, 8))
+    prices = {"U": 1, "D": 2, "L": 3, "R": 4}
+    S = puzzlekit.state_at_depth(18, seed=10, goal=goal)
+    best = puzzlekit.solve(S, goal, algorithm="ucs", costs=prices)
+    path = best.path
+    cheapest = best.cost
+    assert diagnose_cost(S, goal, path, prices, cheapest, cheapest) is None
+    assert "number of moves" in diagnose_cost(S, goal, path, prices, cheapest, len(path) - 1)
+    tile = {"D": 1, "U": 2, "R": 3, "L": 4}
+    assert "the way the tile goes" in diagnose_cost(S, goal, path, prices, cheapest,
+                                                    path_cost(path, tile))
+    assert "sum of the prices" in diagnose_cost(S, goal, path, prices, cheapest, -5)
+    # a dearer path, with its right total
+    detour = next(T for T in puzzlekit.nextStates(goal))    # one step away and back
+    dearer = [*path, detour, goal]
+    price = path_cost(dearer, prices)
+    assert price > cheapest
+    words = diagnose_cost(S, goal, dearer, prices, cheapest, price)
+    assert f"a cheaper path exists ({cheapest})" in words and "comes out of the queue" in words
+
+
+@given(boards())
+def test_heuristics_that_count_the_blank_or_use_another_goal_are_named(S):
+    import puzzlekit
+    from puzzlekit.diagnose import diagnose_heuristic
+    rows, cols = len(S), len(S[0])
+    goal = puzzlekit.goal_state(rows, cols)
+    md = puzzlekit.manhattan(S, goal)
+    assert diagnose_heuristic(S, goal, md, md) is None
+    assert diagnose_heuristic(S, goal, "10", md) is None
+    (br, bc), (gr, gc) = [next((r, c) for r, row in enumerate(B) for c, t in enumerate(row)
+                               if t == 0) for B in (S, goal)]
+    blank = abs(br - gr) + abs(bc - gc)
+    if blank:
+        assert "counts the blank" in diagnose_heuristic(S, goal, md + blank, md, "manhattan")
+    other = puzzlekit.goal_state(rows, cols, blank="first")
+    wrong = puzzlekit.manhattan(S, other)
+    if wrong != md and wrong != md + blank:
+        assert "blank first" in diagnose_heuristic(S, goal, wrong, md, "manhattan")
+    hm = puzzlekit.hamming(S, goal)
+    if hm and hm + 1 != md:   # the blank out of place counts once more
+        words = diagnose_heuristic(S, goal, hm + 1, hm, "hamming")
+        assert words is None or "misplaced tile" in words or "goal with" in words
+
+
+@given(boards())
+def test_a_parity_rule_of_the_other_width_is_named(S):
+    import puzzlekit
+    from puzzlekit.diagnose import _tile_parity, diagnose_reachability
+    goal = puzzlekit.goal_state(len(S), len(S[0]))
+    right = puzzlekit.is_solvable(S, goal)
+    assert diagnose_reachability(S, goal, right) is None
+    tiles_only = _tile_parity(S, goal) == 0
+    if len(S[0]) % 2 == 0 and tiles_only != right:
+        assert "even width" in diagnose_reachability(S, goal, tiles_only)
+    assert diagnose_reachability(S, goal, "yes") is None
+
+
+def test_linear_conflict_by_pairs_is_named():
+    import puzzlekit
+    from puzzlekit.diagnose import diagnose_linear_conflict
+    G = puzzlekit.goal_state(3)
+    S = ((3, 2, 1), (4, 5, 6), (7, 8, 0))
+    assert diagnose_linear_conflict(S, G, 8, 8) is None
+    assert "every conflicting pair" in diagnose_linear_conflict(S, G, 10, 8)
+    assert "Manhattan distance alone" in diagnose_linear_conflict(S, G, 4, 8)

@@ -181,3 +181,73 @@ def test_a_half_made_gradebook_is_repaired(repo, tmp_path):
     done = subprocess.run([nbgrader, "db", "student", "list"], cwd=course, env=env,
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0 and "half made" not in done.stderr, done.stderr
+
+
+def test_make_lab_serves_the_formgrader_from_a_bare_path(repo, tmp_path):
+    """`make lab` as a new instructor types it, with a plain system PATH: the formgrader
+    answers HTTP 200 with every assignment, the gradebook is fully made (alembic ran), and
+    JupyterLab asks nobody about Jupyter news."""
+    import json
+    import signal
+    import socket
+    import time
+    import urllib.error
+    import urllib.request
+
+    if not (VENV_BIN.parent / ".installed").exists():
+        pytest.skip("make lab needs the venv that make test made (.venv/.installed)")
+    shutil.copy2(REPO / "pyproject.toml", repo / "pyproject.toml")
+    os.utime(repo / "pyproject.toml", (0, 0))       # older than the venv's stamp: no reinstall
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    token = "guide-test-token"
+    env = environment(tmp_path, JUPYTER_TOKEN=token,
+                      JUPYTER_CONFIG_DIR=str(tmp_path / "jupyter-config"),
+                      JUPYTER_RUNTIME_DIR=str(tmp_path / "jupyter-runtime"))
+    log = tmp_path / "make-lab.log"
+    with open(log, "wb") as out:
+        lab = subprocess.Popen(["make", "lab", f"PORT={port}", "IP=127.0.0.1", "BROWSER=0"],
+                               cwd=repo, env=env, stdout=out, stderr=subprocess.STDOUT,
+                               start_new_session=True)
+
+    def get(path: str) -> tuple[int, bytes]:
+        request = urllib.request.Request(f"http://127.0.0.1:{port}{path}",
+                                         headers={"Authorization": f"token {token}"})
+        try:
+            with urllib.request.urlopen(request, timeout=60) as answer:
+                return answer.status, answer.read()
+        except urllib.error.HTTPError as e:
+            return e.code, e.read()
+
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                if get("/api/status")[0] == 200:
+                    break
+            except OSError:
+                pass
+            assert lab.poll() is None, log.read_text(errors="replace")
+            assert time.monotonic() < deadline, log.read_text(errors="replace")
+            time.sleep(0.5)
+        status, body = get("/formgrader/api/assignments")
+        assert status == 200, body[:2000]
+        listed = {a["name"] for a in json.loads(body)}
+        sources = {p.name for p in (repo / "notebooks" / "source").iterdir() if p.is_dir()}
+        assert listed == sources, listed
+        assert "alembic_version" in gradebook_tables(repo / "notebooks" / "gradebook.db")
+        status, body = get("/lab/api/settings/@jupyterlab/apputils-extension:notification")
+        assert status == 200, body[:2000]
+        defaults = json.loads(body)["schema"]["properties"]
+        assert defaults["fetchNews"]["default"] == "false", defaults["fetchNews"]
+        assert defaults["checkForUpdates"]["default"] is False
+        printed = log.read_text(errors="replace")
+        assert f"http://127.0.0.1:{port}/lab" in printed, printed
+    finally:
+        os.killpg(lab.pid, signal.SIGTERM)
+        try:
+            lab.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(lab.pid, signal.SIGKILL)
+            lab.wait()

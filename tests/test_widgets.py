@@ -265,3 +265,23 @@ def test_an_arrow_key_clicks_the_tile_that_slides_that_way(rows, cols, tmp_path)
                 page.keyboard.press(key)
                 wanted = [r * cols + c for (r, c), m in game.movable().items() if m == letter]
                 assert page.evaluate("() => window.clicked") == wanted, (game.state, key)
+
+
+def test_a_played_board_wears_the_static_boards_frame_and_cells():
+    """Shown, animated or played, a board looks the same: the widget's frame and tile
+    borders are style.css's .pk-board and .pk-cell borders."""
+    import re
+
+    from puzzlekit import widgets
+    from puzzlekit.display import css_text
+    css = css_text()
+
+    def border(rule: str) -> str:
+        block = re.search(r"\." + rule + r"\s*\{([^}]*)\}", css).group(1)
+        return re.search(r"(?<![-\w])border:\s*([^;]+);", block).group(1).strip()
+
+    assert widgets.BOARD_FRAME == border("pk-board")
+    assert widgets.TILE_BORDER == border("pk-cell")
+    board = widgets.PlayableBoard(3, state=((1, 2, 3), (4, 5, 6), (7, 0, 8)))
+    assert board.grid.layout.border == widgets.BOARD_FRAME
+    assert {b.layout.border for b in board.cells} == {widgets.TILE_BORDER}

@@ -228,6 +228,7 @@ class Graded:
     max_score: float
     seconds: float
     log: str = ""
+    cells: dict[str, float] = field(default_factory=dict)   # grade id -> automatic score
 
 
 @dataclass
@@ -360,7 +361,8 @@ def build_course(root: Path) -> Course:
             res = api.autograde(name, student)
             seconds = time.perf_counter() - t
             a.graded[student] = Graded(*scores(api, name, student), seconds,
-                                       str(res.get("log", "")) + str(res.get("error", "")))
+                                       str(res.get("log", "")) + str(res.get("error", "")),
+                                       cell_scores(api, name, student))
     hashes_after = attacks.source_hashes(root)
     planted = [str(p) for p in attacks.planted_paths() if p.exists()]
     for path in planted:        # never leave them behind, whatever the tests say
@@ -400,6 +402,18 @@ def scores(api: Any, assignment: str, student: str) -> tuple[float, float]:
         except MissingEntry:
             return 0.0, float(gb.find_assignment(assignment).max_code_score)
         return float(sub.code_score), float(sub.max_code_score)
+
+
+def cell_scores(api: Any, assignment: str, student: str) -> dict[str, float]:
+    """{grade id: automatic score} of each autograded test cell of a submission."""
+    from nbgrader.api import MissingEntry
+    with api.gradebook as gb:
+        try:
+            sub = gb.find_submission(assignment, student)
+        except MissingEntry:
+            return {}
+        return {g.name: float(g.auto_score) for nb in sub.notebooks for g in nb.grades
+                if g.auto_score is not None}
 
 
 def export_csv(api: Any, path: Path) -> None:

@@ -6,9 +6,10 @@ shuffle_pos 3, solve_pos 4, dfs 3, ucs 4, iddfs 3.
 """
 
 STUDENTS: dict[str, dict[str, str]] = {
-    # The handed-out BFS, only with a deque: no visited set. Fine on the easy examples,
-    # hopeless on a hard board and endless when the goal cannot be reached.
-    # Loses bfs on hard boards (2).
+    # The handed-out BFS, only with a deque: no visited set. Right on the easy examples,
+    # but it expands boards again and again (1 of the 3 points for bfs), hopeless on a
+    # hard board and endless when the goal cannot be reached (the recorder stops it at
+    # 1,000 calls). Loses 2 of bfs and both of bfs on hard boards.
     "bfs_without_visited_set": {"bfs_solution": '''
 def bfs(board):
     goal = list(range(1, len(board))) + [0]
@@ -109,8 +110,8 @@ def solve_pos(p, maxmove):
     print("unsolved")
     return None
 '''},
-    # UCS that adds 1 per move instead of the move's price: a shortest path, not the
-    # cheapest, and a total that is its length. Loses ucs (4).
+    # UCS that adds 1 per move instead of the move's price: a shortest path (on these
+    # boards also a cheapest one) and a total that is its length. 2 of the 4 points.
     "ucs_counts_moves": {"ucs_solution": '''
 def ucs(start, goal, cost):
     best = {start: 0}
@@ -134,18 +135,223 @@ def ucs(start, goal, cost):
                 heapq.heappush(frontier, (g + 1, counter, T))
     return None, None
 '''},
+    # The lecture's search without a visited set: it keeps every path and extends each
+    # by every next state, so the layers triple. The counted nextStates stops it on the
+    # 2×3 board with the reason; the lecture's board runs out of time. Loses search (3)
+    # and the report (2), which needs the same search.
+    "search_without_visited_set": {"search_solution": '''
+def search(nextStates, start, goal):
+    paths = [[start]]
+    k = 0
+    while paths:
+        for path in paths:
+            if path[-1] == goal:
+                return path
+        paths = [path + [T] for path in paths for T in nextStates(path[-1])]
+        k += 1
+        print(f"Iteration {k}: {len(paths)} new states found.")
+    return None
+'''},
+    # bfs with a stack: pop() takes the newest board, so this is depth-first search.
+    # Its 8-puzzle paths are right but thousands of moves long (1 of the 2 points for the
+    # hard board); on the hidden 4×4 board it runs out of time (bfs: 0 of 3, and the
+    # record of flat_successors on the visible boards says it took the newest board first).
+    "bfs_with_a_stack": {"bfs_solution": '''
+def bfs(board):
+    goal = list(range(1, len(board))) + [0]
+    parent = {tuple(board): None}
+    fringe = [list(board)]
+    while fringe:
+        current = fringe.pop()
+        if current == goal:
+            letters, key = [], tuple(current)
+            while parent[key] is not None:
+                key, letter = parent[key]
+                letters.append(letter)
+            return "".join(reversed(letters))
+        for letter, new in flat_successors(current):
+            if tuple(new) not in parent:
+                parent[tuple(new)] = (tuple(current), letter)
+                fringe.append(new)
+    return None
+'''},
+    # UCS that prices each move by the way the tile goes (the letter's opposite). On this
+    # board every path's two prices differ by the same amount, so its path is still a
+    # cheapest one; the total it returns is not that path's price. 2 of the 4 points.
+    "ucs_tile_costs": {"ucs_solution": '''
+def ucs(start, goal, cost):
+    tile = {"U": "D", "D": "U", "L": "R", "R": "L"}
+    best = {start: 0}
+    parent = {start: None}
+    counter = 0
+    frontier = [(0, counter, start)]
+    while frontier:
+        g, _, S = heapq.heappop(frontier)
+        if g > best[S]:
+            continue
+        if S == goal:
+            path = [S]
+            while parent[path[-1]] is not None:
+                path.append(parent[path[-1]])
+            return path[::-1], g
+        for letter, T in successors(S):
+            new = g + cost[tile[letter]]
+            if T not in best or new < best[T]:
+                best[T] = new
+                parent[T] = S
+                counter += 1
+                heapq.heappush(frontier, (new, counter, T))
+    return None, None
+'''},
+    # UCS that stops when the goal is first put in the queue: a cheaper way to it may
+    # still be waiting there (it is, on one hidden board). 2 of the 4 points.
+    "ucs_stops_at_generation": {"ucs_solution": '''
+def ucs(start, goal, cost):
+    if start == goal:
+        return [start], 0
+    best = {start: 0}
+    parent = {start: None}
+    counter = 0
+    frontier = [(0, counter, start)]
+    while frontier:
+        g, _, S = heapq.heappop(frontier)
+        if g > best[S]:
+            continue
+        for letter, T in successors(S):
+            new = g + cost[letter]
+            if T not in best or new < best[T]:
+                best[T] = new
+                parent[T] = S
+                if T == goal:
+                    path = [T]
+                    while parent[path[-1]] is not None:
+                        path.append(parent[path[-1]])
+                    return path[::-1], new
+                counter += 1
+                heapq.heappush(frontier, (new, counter, T))
+    return None, None
+'''},
+    # UCS without the stale-entry check: a board that waits in the queue twice is
+    # expanded twice. Its answers are right; the record of successors says it worked
+    # twice. 3 of the 4 points.
+    "ucs_no_stale_check": {"ucs_solution": '''
+def ucs(start, goal, cost):
+    best = {start: 0}
+    parent = {start: None}
+    counter = 0
+    frontier = [(0, counter, start)]
+    while frontier:
+        g, _, S = heapq.heappop(frontier)
+        if S == goal:
+            path = [S]
+            while parent[path[-1]] is not None:
+                path.append(parent[path[-1]])
+            return path[::-1], g
+        for letter, T in successors(S):
+            if T not in best or g + cost[letter] < best[T]:
+                best[T] = g + cost[letter]
+                parent[T] = S
+                counter += 1
+                heapq.heappush(frontier, (best[T], counter, T))
+    return None, None
+'''},
+    # The lecture's search with its layer report off by one: it prints before counting,
+    # so the first layer of new states is "Iteration 0". Loses the report (2).
+    "search_report_off_by_one": {"search_solution": '''
+def search(nextStates, start, goal):
+    parent = {start: None}
+    layer = [start]
+    k = 0
+    while goal not in parent and layer:
+        new = []
+        for S in layer:
+            for T in nextStates(S):
+                if T not in parent:
+                    parent[T] = S
+                    new.append(T)
+        layer = new
+        if new:
+            print(f"Iteration {k}: {len(new)} new states found.")
+            k += 1
+    if goal not in parent:
+        return None
+    path = [goal]
+    while path[-1] != start:
+        path.append(parent[path[-1]])
+    return path[::-1]
+'''},
+    # Iterative deepening whose depth-limited search never looks at the path: it steps
+    # straight back to the board it came from, and the searches grow as 3^d instead of
+    # about 2^d. Right on the easy boards (the record says it stepped back); out of time
+    # 13 moves deep. Loses iddfs (3).
+    "iddfs_no_path_check": {"iddfs_solution": '''
+def depth_limited(path, goal, limit):
+    S = path[-1]
+    if S == goal:
+        return path
+    if limit == 0:
+        return None
+    for T in nextStates(S):
+        found = depth_limited(path + [T], goal, limit - 1)
+        if found is not None:
+            return found
+    return None
+
+
+def iddfs(start, goal):
+    limit = 0
+    while True:
+        found = depth_limited([start], goal, limit)
+        if found is not None:
+            return found
+        limit += 1
+'''},
 }
 
 EXPECTED: dict[str, tuple[float, float]] = {
-    "bfs_without_visited_set": (25, 25),
+    "bfs_without_visited_set": (23, 23),    # 1 of 3 (bfs: right, but boards twice)
     "shuffle_allows_undo": (24, 24),
     "search_path_backwards": (24, 24),
     "dfs_recursive": (24, 24),
     "solve_pos_one_too_deep": (23, 23),
-    "ucs_counts_moves": (23, 23),
+    "ucs_counts_moves": (25, 25),           # 2 of the 4 points of ucs
+    "search_without_visited_set": (22, 22),
+    "bfs_with_a_stack": (23, 23),           # 1 of 2 (the hard board)
+    "ucs_tile_costs": (25, 25),
+    "ucs_stops_at_generation": (25, 25),
+    "iddfs_no_path_check": (25, 25),        # 1 of 3: right, but it steps back
+    "search_report_off_by_one": (25, 25),
+    "ucs_no_stale_check": (26, 26),         # 3 of the 4 points of ucs
+}
+
+#: Partial credit: the points of each test cell that a mistake earns only partly.
+PARTIAL: dict[str, dict[str, float]] = {
+    "bfs_without_visited_set": {"bfs_tests": 1},
+    "iddfs_no_path_check": {"iddfs_tests": 1},
+    "ucs_counts_moves": {"ucs_tests": 2},
+    "bfs_with_a_stack": {"bfs_hard_tests": 1},
+    "ucs_tile_costs": {"ucs_tests": 2},
+    "ucs_stops_at_generation": {"ucs_tests": 2},
+    "ucs_no_stale_check": {"ucs_tests": 3},
 }
 
 #: What the feedback must say about each mistake (the diagnoses of `puzzlekit.diagnose`).
 DIAGNOSES: dict[str, tuple[str, ...]] = {
     "search_path_backwards": ("the path runs from the goal back to the start",),
+    "search_without_visited_set": ("it expands boards it has already expanded",
+                                   "Keep a set of the boards already seen"),
+    "bfs_without_visited_set": ("the search called flat_successors 1,001 times but there "
+                                "were only 12 different boards among them",),
+    "bfs_with_a_stack": ("breadth-first search takes the oldest board out of its queue",
+                         "partly right, 1 point", "bfs of a hard board has 52807 moves"),
+    "dfs_recursive": ("instead of recursion",),
+    "shuffle_allows_undo": ("it lets a move undo the one before",),
+    "solve_pos_one_too_deep": ("it returned a solution longer than maxmove",),
+    "search_report_off_by_one": ("the report is off by one",),
+    "ucs_no_stale_check": ("it expanded some boards more than once", "a stale entry"),
+    "ucs_counts_moves": ("the total is the number of moves",),
+    "ucs_tile_costs": ("the total prices each move by the way the tile goes",),
+    "ucs_stops_at_generation": ("a cheaper path exists (43)",
+                                "stops when the goal comes out of the queue"),
+    "iddfs_no_path_check": ("it stepped straight back to the board it came from",),
 }

@@ -19,7 +19,8 @@ def manhattan(S, goal):
     return total
 '''},
     # "A*" whose priority forgets g: greedy best-first search. Fast, but its paths are
-    # not shortest. Loses the A* tests (3 + 2) and the solver (4).
+    # not shortest: 1 of 3 (astar) and 1 of 2 (astar_more, whose h = 0 test it passes:
+    # with h = 0 its queue is first in, first out). Loses the solver (4).
     "astar_forgets_g": {"astar_solution": '''
 def astar(start, goal, h):
     parent = {start: None}
@@ -63,12 +64,46 @@ def same_parity(initial, goal):
     "manhattan_from_puzzlekit": {"manhattan_solution": '''
 from puzzlekit import manhattan
 '''},
+    # Manhattan measured against the course's usual goal (blank last) whatever goal it is
+    # given: right on the visible tests, wrong on the hidden goals. Loses manhattan (3).
+    "manhattan_wrong_goal": {"manhattan_solution": '''
+def manhattan(S, goal):
+    n = len(S)
+    total = 0
+    for r, row in enumerate(S):
+        for c, x in enumerate(row):
+            if x != 0:
+                gr, gc = divmod(x - 1, n)
+                total += abs(r - gr) + abs(c - gc)
+    return total
+'''},
+    # Hamming that counts the blank as a misplaced tile. Loses hamming (2).
+    "hamming_counts_blank": {"hamming_solution": '''
+def hamming(S, goal):
+    return sum(1 for r, row in enumerate(S) for c, x in enumerate(row) if x != goal[r][c])
+'''},
 }
 
 EXPECTED: dict[str, tuple[float, float]] = {
     "manhattan_counts_blank": (17, 17),
-    "astar_forgets_g": (11, 11),
+    "astar_forgets_g": (13, 13),        # 1 of 3 (astar) and 1 of 2 (astar_more)
     "solvable_blank_not_moved_home": (14, 14),
     "inversions_count_the_blank": (18, 18),
     "manhattan_from_puzzlekit": (17, 17),
+    "manhattan_wrong_goal": (17, 17),
+    "hamming_counts_blank": (18, 18),
+}
+
+#: Partial credit: the points of each test cell that a mistake earns only partly.
+PARTIAL: dict[str, dict[str, float]] = {
+    "astar_forgets_g": {"astar_tests": 1, "astar_more_tests": 1},
+}
+
+#: What the feedback must say about each mistake (the diagnoses of `puzzlekit.diagnose`).
+DIAGNOSES: dict[str, tuple[str, ...]] = {
+    "manhattan_counts_blank": ("it counts the blank as a tile",),
+    "hamming_counts_blank": ("it counts the blank as a misplaced tile",),
+    "manhattan_wrong_goal": ("it measures against the goal with the blank last, not the "
+                             "goal it is given",),
+    "astar_forgets_g": ("its priority is g + h", "partly right, 1 point"),
 }

@@ -101,4 +101,6 @@ EXPECTED: dict[str, tuple[float, float]] = {
 #: What the feedback must say about each mistake (the diagnoses of `puzzlekit.diagnose`).
 DIAGNOSES: dict[str, tuple[str, ...]] = {
     "idastar_leaves_out_start": ("the path leaves out the start",),
+    "can_reach_ignores_blank_row": ("an even width", "the blank's row counts too"),
+    "linear_conflict_counts_pairs": ("it adds 2 for every conflicting pair",),
 }

@@ -125,6 +125,25 @@ def test_the_feedback_names_the_mistake(course, assignment, student, phrases):
         assert " ".join(words.split()) in text, f"{student}: {words!r} not in its feedback"
 
 
+def _partial() -> list[tuple[str, str, dict[str, float]]]:
+    return [(a, student, cells) for a in ASSIGNMENTS
+            for student, cells in (getattr(students_module(a), "PARTIAL", None) or {}).items()]
+
+
+@pytest.mark.parametrize("assignment, student, cells", _partial())
+def test_a_mistake_earns_partial_credit(course, assignment, student, cells):
+    """The test cells a typical mistake gets partly right give some of their points,
+    more than nothing and less than all, as nbgrader reads them from the cell's value."""
+    a = course.assignments[assignment]
+    graded = a.graded[student]
+    for grade_id, points in cells.items():
+        worth = a.points([grade_id])
+        assert 0 < points < worth, f"PARTIAL of {student}: {grade_id} {points}/{worth}"
+        assert graded.cells.get(grade_id) == points, \
+            f"{student}: {grade_id} earned {graded.cells.get(grade_id)} of {worth}, " \
+            f"expected {points}\n{graded.log[-1500:]}"
+
+
 @pytest.mark.parametrize("assignment, student", SUBMISSIONS)
 def test_autograded_score(course, assignment, student):
     a = course.assignments[assignment]
