@@ -445,8 +445,11 @@ def databases(rows: int, cols: int, blank: int = 0, *, partition: str = "main",
                      for cells in parts)
         built = [r for r in BUILD_LOG[logged:] if not r.cached]
         if progress is not None and built:
+            seconds = time.perf_counter() - t0
             progress(_event("pdb-build", "done", len(built), sum(r.states for r in built),
-                            time.perf_counter() - t0))
+                            seconds))
+            print(f"Built {len(built)} pattern database{'s' if len(built) > 1 else ''} in "
+                  f"{seconds:.1f} s; the search itself follows.", flush=True)
         n = rows * cols
         pattern_of, weight = [0] * n, [0] * n
         for i, cells in enumerate(parts):

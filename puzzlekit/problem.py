@@ -129,8 +129,10 @@ class Budget:
 
     def report(self, kind: str, value: float) -> None:
         if self.reporter is not None:
+            # "done" says the time the result says (a search's own, without building tables)
+            seconds = self.stats.elapsed if kind == "done" else self.elapsed()
             self.reporter(ProgressEvent(self.algorithm, kind, value,
-                                        self.stats.nodes_expanded, self.elapsed()))
+                                        self.stats.nodes_expanded, seconds))
 
 
 def reconstruct(parent: dict[Any, Any], end: Any) -> list[Any]:

@@ -92,3 +92,15 @@ def test_solve_reports_through_the_auto_display(monkeypatch):
     monkeypatch.setattr("sys.stderr", stream)
     solver.solve(((1, 2, 3), (4, 5, 6), (0, 7, 8)), algorithm="bfs", progress=True)
     assert "bfs" in stream.getvalue()
+
+
+def test_the_last_event_says_the_time_the_result_says():
+    """The bar's 'finished · … s' and the printed result.elapsed are one number, also for
+    the fast 4×4 engines (whose tables may have been built first)."""
+    import puzzlekit as pk
+    S = pk.random_walk(pk.goal_state(4), 30, seed=5)[0]
+    for heuristic in ("manhattan", "linear_conflict"):
+        events = []
+        result = pk.solve(S, algorithm="idastar", heuristic=heuristic, progress=events.append)
+        done = [e for e in events if e.kind == "done" and e.algorithm == "idastar"]
+        assert done and done[-1].elapsed == result.elapsed, (heuristic, done, result.elapsed)
