@@ -220,7 +220,7 @@ def diagnose_search(start: State, record: Record, kind: str = "breadth-first") -
     boards = [_as_state(x, start) for x in record.first]
     if kind != "iterative" and record.most_times > 1:
         board = _as_state(record.most, start)
-        shown = f" (the board {_flat_text(board)} {record.most_times:,} times)" if board else ""
+        shown = f" (one board, {_flat_text(board)}, {record.most_times:,} times)" if board else ""
         advice = ("A board can wait in the queue several times, at several costs: when "
                   "one comes out at a higher cost than its best, skip it (a stale entry)"
                   if kind == "cheapest-first" else "Keep a set of the boards already seen "

@@ -33,6 +33,7 @@ import marshal
 import random
 import symtable
 import sys
+import textwrap
 import time
 import types
 from collections.abc import Callable, Iterator
@@ -42,6 +43,9 @@ from typing import Any, Protocol
 from . import wire
 from .instrument import Recorder, limit_message
 from .messages import NOT_WRITTEN, explain, take_awarded, take_notes, take_partial
+
+#: the widest line of a message in the feedback (its page does not scroll sideways)
+WIDTH = 90
 
 _CURRENT: ContextVar[Judge | None] = ContextVar("puzzlekit_judge", default=None)
 
@@ -335,7 +339,12 @@ class Judge:
                               f"\x1b[0;32m----> {n}\x1b[0m {text}\n")
             tb = tb.tb_next
         chunks += list(getattr(e, "student_traceback", []))[1:]
-        chunks.append(f"\x1b[0;31m{ename}\x1b[0m: {evalue}")
+        # the feedback page does not scroll sideways: long lines of the message wrap there
+        shown = "\n".join(textwrap.fill(line, WIDTH, subsequent_indent="  ",
+                                        break_long_words=False, break_on_hyphens=False)
+                          if len(line) > WIDTH else line
+                          for line in f"{ename}: {evalue}".splitlines())
+        chunks.append(f"\x1b[0;31m{ename}\x1b[0m" + shown[len(ename):])
         return {"output_type": "error", "ename": ename, "evalue": evalue,
                 "traceback": chunks}
 

@@ -23,6 +23,7 @@ import html
 import os
 import re
 import sys
+import textwrap
 import types
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -302,7 +303,15 @@ def take_partial() -> tuple[float, str] | None:
     points = min(award[0] for award in _partial)
     reasons = list(dict.fromkeys(why for _, why in _partial))
     _partial.clear()
-    return points, ";\n".join(reasons)
+    more = len(reasons) - 1
+    return points, reasons[0] + (f" (and {more} more case{'s' if more > 1 else ''} like it)"
+                                 if more else "")
+
+
+def _wrapped(text: str, width: int = 88) -> str:
+    """`text` in lines of at most `width` characters (feedback pages do not scroll)."""
+    return "\n".join(textwrap.fill(line, width, subsequent_indent="  ")
+                     for line in text.splitlines())
 
 
 class Credit(float):
@@ -328,11 +337,11 @@ def passed(label: str, hidden: bool = False) -> Credit | None:
     if award is not None:
         points, why = award
         if _grading():
-            print(f"◐ {label}: partly right, {_points(points)}: {why}")
+            print(_wrapped(f"◐ {label}: partly right, {_points(points)}: {why}"))
             _awarded.append(points)
             return Credit(points)
-        raise PartlyRight(f"partly right, worth {_points(points)} when graded: {why}",
-                          points)
+        raise PartlyRight(_wrapped(f"partly right, worth {_points(points)} when graded: "
+                                   f"{why}"), points)
     if _grading():
         print(f"✔ {label}: all tests passed")
     elif hidden:

@@ -77,6 +77,35 @@ def manhattan(S, goal):
                 total += abs(r - gr) + abs(c - gc)
     return total
 '''},
+    # A* with a closed set that never reopens: right with a consistent h, a longer path
+    # with an admissible h that is not consistent. 1 of the 2 points of astar_more.
+    "astar_closed_never_reopens": {"astar_solution": '''
+def astar(start, goal, h):
+    parent = {start: None}
+    g = {start: 0}
+    closed = set()
+    counter = 0
+    frontier = [(h(start, goal), counter, start)]
+    while frontier:
+        _, _, S = heapq.heappop(frontier)
+        if S == goal:
+            path = [S]
+            while parent[path[-1]] is not None:
+                path.append(parent[path[-1]])
+            return path[::-1]
+        if S in closed:
+            continue
+        closed.add(S)
+        for T in nextStates(S):
+            if T in closed:
+                continue
+            if T not in g or g[S] + 1 < g[T]:
+                g[T] = g[S] + 1
+                parent[T] = S
+                counter += 1
+                heapq.heappush(frontier, (g[T] + h(T, goal), counter, T))
+    return None
+'''},
     # Hamming that counts the blank as a misplaced tile. Loses hamming (2).
     "hamming_counts_blank": {"hamming_solution": '''
 def hamming(S, goal):
@@ -92,11 +121,13 @@ EXPECTED: dict[str, tuple[float, float]] = {
     "manhattan_from_puzzlekit": (17, 17),
     "manhattan_wrong_goal": (17, 17),
     "hamming_counts_blank": (18, 18),
+    "astar_closed_never_reopens": (19, 19),
 }
 
 #: Partial credit: the points of each test cell that a mistake earns only partly.
 PARTIAL: dict[str, dict[str, float]] = {
     "astar_forgets_g": {"astar_tests": 1, "astar_more_tests": 1},
+    "astar_closed_never_reopens": {"astar_more_tests": 1},
 }
 
 #: What the feedback must say about each mistake (the diagnoses of `puzzlekit.diagnose`).
@@ -106,4 +137,5 @@ DIAGNOSES: dict[str, tuple[str, ...]] = {
     "manhattan_wrong_goal": ("it measures against the goal with the blank last, not the "
                              "goal it is given",),
     "astar_forgets_g": ("its priority is g + h", "partly right, 1 point"),
+    "astar_closed_never_reopens": ("A* must then take it out again",),
 }
