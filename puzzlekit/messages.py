@@ -40,6 +40,8 @@ NOT_DEFINED = ("name '{name}' is not defined yet: the exercise that defines `{na
 NO_RETURN = ("(a function returned None, nothing: did it forget to `return` its result?)")
 PAST_THE_EDGE = ("(a row or column past the edge of the board: check that the blank can move "
                  "that way before moving it)")
+UNHASHABLE = ("(a class that defines __eq__ needs __hash__ too, built from the same data, "
+              "e.g.\nhash(tuple(self.squares)), to go in a set or be a key of a dict)")
 TOO_DEEP = ("(a function called itself about {depth:,} deep, Python's limit: a search that "
             "goes\nthousands of moves deep needs a loop and a stack (a list) instead of "
             "recursion)")
@@ -108,6 +110,8 @@ def explain(e: BaseException) -> str | None:
         return f"{e}\n{NO_RETURN}"
     if type(e) is IndexError and "out of range" in str(e):
         return f"{e} {PAST_THE_EDGE}"
+    if type(e) is TypeError and "unhashable type" in str(e) and UNHASHABLE[:20] not in str(e):
+        return f"{e}\n{UNHASHABLE}"
     if type(e) is RecursionError and "instead of recursion" not in str(e):
         return f"{e}\n{TOO_DEEP.format(depth=sys.getrecursionlimit())}"
     return None

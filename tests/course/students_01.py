@@ -160,4 +160,9 @@ DIAGNOSES: dict[str, tuple[str, ...]] = {
     "nextStates_includes_itself": ("the board itself is among its next states",),
     "moveLeft_copies_tile": ("a tile was copied instead of swapped with the blank",),
     "nextStates_no_bounds_check": ("past the edge of the board",),
+    "findZero_column_first": ("it returned (column, row)",),
+    "gen_successors_tile_letters": ("each new letter says where the tile went",),
+    "print_pos_narrow": ("the numbers and rows are right, the spacing is not",),
+    "EightPuzzle_without_hash": ("needs __hash__ too",),
+    "nextStates_from_puzzlekit": ("your code called puzzlekit's ready-made nextStates",),
 }

@@ -138,4 +138,6 @@ DIAGNOSES: dict[str, tuple[str, ...]] = {
                              "goal it is given",),
     "astar_forgets_g": ("its priority is g + h", "partly right, 1 point"),
     "astar_closed_never_reopens": ("A* must then take it out again",),
+    "inversions_count_the_blank": ("it counts the blank as a tile 0",),
+    "manhattan_from_puzzlekit": ("your code called puzzlekit's ready-made manhattan",),
 }
