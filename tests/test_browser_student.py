@@ -59,6 +59,20 @@ def wait_idle(page, timeout: int = RUN_ALL_TIMEOUT) -> None:
         timeout=timeout)
 
 
+def save(page, timeout_s: float = 60) -> None:
+    """Save the notebook (Ctrl+S) and wait until it is saved; a dialog on the way (the
+    file changed on disk, under a loaded machine) is answered by keeping this version."""
+    page.keyboard.press("Control+s")
+    for _ in range(int(timeout_s * 2)):
+        keep = page.locator(".jp-Dialog button", has_text=re.compile("^(Overwrite|Save)$"))
+        if keep.count():
+            keep.first.click()
+        if not page.locator(".jp-mod-dirty").count():
+            return
+        page.wait_for_timeout(500)
+    raise AssertionError("the notebook was not saved")
+
+
 def scroll_to(page, locator, steps: int = 80) -> None:
     """Scroll the windowed notebook until `locator` is drawn, then into view."""
     page.locator(".jp-Notebook").first.hover()
@@ -99,12 +113,17 @@ def test_run_all_reaches_the_summary_and_validate_lists_each_failure(lab, releas
         assert "site-packages" not in shown and "puzzlekit/" not in shown
 
         # nbgrader's Validate button: one line per failing test, no tracebacks
-        page.keyboard.press("Control+s")
+        save(page)
         page.locator(".validate-button button, button.validate-button, "
                      "jp-button.validate-button").first.click()
-        dialog = page.locator(".jp-Dialog-content")
-        dialog.wait_for(timeout=RUN_ALL_TIMEOUT)
-        dialog.get_by_text(re.compile("not written yet")).first.wait_for(timeout=RUN_ALL_TIMEOUT)
+        dialog = page.locator(".jp-Dialog-content", has_text=re.compile("not written yet"))
+        try:
+            dialog.first.wait_for(timeout=RUN_ALL_TIMEOUT)
+        except Exception:
+            screenshot(page, "student-validate-failed")
+            shown = page.locator(".jp-Dialog-content").all_inner_texts()
+            raise AssertionError(f"no Validate dialog naming the stubs; dialogs: {shown}")
+        dialog = dialog.first
         screenshot(page, "student-validate")
         body = dialog.inner_text()
         assert "Traceback" not in body and "site-packages" not in body
