@@ -35,7 +35,7 @@ from .exact import distance_table
 from .heuristics import conflict_pairs, hamming, manhattan
 from .instrument import Record
 from .moves import check_solution, path_to_moves
-from .scramble import SHIFT_4x4, _allowed_4x4, shuffle_pos
+from .scramble import shuffle_pos
 
 #: The blank's step (row, column) for each move letter (letters say where the blank goes).
 STEP = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
@@ -376,18 +376,6 @@ def diagnose_reachability(S: State, goal: State, got: object) -> str | None:
 # ---------------------------------------------------------------------------
 # The seeded scramble of the 15-puzzle course (shuffle_pos)
 
-def _shuffle_allowing_undo(n: int) -> list:
-    p: list = list(range(1, 16)) + [" "]
-    for _ in range(n):
-        gap = p.index(" ")
-        move = random.randint(0, 3)
-        while move not in _allowed_4x4(gap):
-            move = random.randint(0, 3)
-        new = gap + SHIFT_4x4[move]
-        p[gap], p[new] = p[new], p[gap]
-    return p
-
-
 def diagnose_shuffle(n: int, got: object, before: object, after: object) -> str | None:
     """One sentence on why `shuffle_pos(n)` drifted from the course's seeded sequence,
     given the state of `random` before and after the student's call (plain data)."""
@@ -404,7 +392,7 @@ def diagnose_shuffle(n: int, got: object, before: object, after: object) -> str 
                         f"the move leaves the board or undoes the last one")
             return None
         random.setstate(before)  # type: ignore[arg-type]
-        if got == _shuffle_allowing_undo(n):
+        if got == shuffle_pos(n, allow_undo=True):
             return ("it lets a move undo the one before (the gap steps straight back): the "
                     "course's shuffle draws again when a move would undo the last one")
     except (TypeError, ValueError):

@@ -29,12 +29,14 @@ def _allowed_4x4(gap: int) -> set[int]:
     return allowed
 
 
-def shuffle_pos(N: int) -> list:
+def shuffle_pos(N: int, *, allow_undo: bool = False) -> list:
     """Seed 003: N random moves from goal A (1..15, then ``' '``) on the 4×4 board.
 
     Each move is drawn with ``random.randint(0, 3)`` from Python's global generator;
     draws that are illegal at the edge, or that undo the previous move, are rejected and
     drawn again. So ``random.seed(1)`` followed by the same calls gives seed 003's asserts.
+    `allow_undo`: also accept a move that undoes the previous one (a typical slip, which
+    `puzzlekit.diagnose` replays).
     """
     if isinstance(N, bool) or not isinstance(N, int) or N < 0:
         raise PuzzleError(f"shuffle_pos(N): N must be a non-negative int, got {N!r}")
@@ -44,7 +46,7 @@ def shuffle_pos(N: int) -> list:
         gap = p.index(" ")
         allowed = _allowed_4x4(gap)
         move = random.randint(0, 3)
-        while move not in allowed or abs(move - last) == 2:
+        while move not in allowed or (abs(move - last) == 2 and not allow_undo):
             move = random.randint(0, 3)
         new = gap + SHIFT_4x4[move]
         p[gap], p[new] = p[new], p[gap]
