@@ -59,3 +59,47 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
+
+# ---- the class server: JupyterHub on this machine (docs/instructors.md, "A class on
+# JupyterHub"). As root: `make hub` builds the class environment, makes the roster's
+# users, the exchange and the instructor's course, and starts the hub in the foreground.
+# knobs: ROSTER=... HUB_IP=... HUB_PORT=... HUB_ENV=... HUB_STATE=... HUB_PYTHON=...
+# EXCHANGE=... HUB_SETUP_ARGS="--hub-port N --proxy-api-port N --home-base DIR"
+HUB_ENV    ?= /opt/puzzlekit-hub
+HUB_STATE  ?= /srv/puzzlekit-hub
+# the students' servers run this Python as themselves: it must live where all can read
+HUB_PYTHON ?= $(firstword $(wildcard /usr/bin/python3) python3)
+ROSTER     ?= deploy/hub/roster.csv
+HUB_IP     ?= 0.0.0.0
+HUB_PORT   ?= 8000
+HUB_STAMP  := $(HUB_ENV)/.installed-hub
+
+.PHONY: hub hub-env
+
+$(HUB_STAMP): pyproject.toml
+	@test "$$(id -u)" = 0 || { echo "make hub-env: run it as root (it installs into $(HUB_ENV))"; exit 1; }
+	$(HUB_PYTHON) deploy/hub/classroom.py check-python
+	@# --copies: the environment's interpreter is a file of its own, not a chain of links
+	@# into /usr/bin (the grading wall lets a kernel read each link of such a chain too)
+	test -x $(HUB_ENV)/bin/python || $(HUB_PYTHON) -m venv --copies $(HUB_ENV)
+	$(HUB_ENV)/bin/python -m pip install --quiet --upgrade pip
+	$(HUB_ENV)/bin/python -m pip install --quiet ".[course,hub]"
+	npm install --prefix $(HUB_ENV) --no-audit --no-fund --loglevel=error configurable-http-proxy@5
+	mkdir -p $(HUB_ENV)/share/jupyter/lab/settings
+	printf '%s\n' '{"@jupyterlab/apputils-extension:notification":' \
+		'  {"fetchNews": "false", "checkForUpdates": false}}' \
+		> $(HUB_ENV)/share/jupyter/lab/settings/overrides.json
+	touch $@
+
+# the class environment (JupyterHub, JupyterLab, nbgrader, this checkout's kit, the proxy),
+# readable by every user; the kit itself is reinstalled each time, so it matches the checkout
+hub-env: $(HUB_STAMP)
+	$(HUB_ENV)/bin/python -m pip install --quiet --no-deps --no-build-isolation --force-reinstall .
+	$(HUB_ENV)/bin/python deploy/hub/classroom.py check-env --env $(HUB_ENV)
+
+hub: hub-env
+	$(HUB_ENV)/bin/python deploy/hub/classroom.py setup --env $(HUB_ENV) --state $(HUB_STATE) \
+		--roster $(ROSTER) --course-source notebooks --exchange $(EXCHANGE) \
+		--ip $(HUB_IP) --port $(HUB_PORT) $(HUB_SETUP_ARGS)
+	cd $(HUB_STATE) && PUZZLEKIT_HUB_STATE=$(HUB_STATE) \
+		$(HUB_ENV)/bin/jupyterhub -f $(CURDIR)/deploy/hub/jupyterhub_config.py

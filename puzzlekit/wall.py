@@ -263,10 +263,21 @@ def _etc_entries(root: str = "/etc", hidden: frozenset[str] = _ETC_HIDDEN,
     return out
 
 
+def _link_chain(path: str, hops: int = 40) -> list[str]:
+    """`path` and every link it passes through to its real file (a venv's ``bin/python``
+    -> ``python3`` -> ``/usr/bin/python3`` -> ``python3.11``): the kernel starts through
+    each of them, so each must be readable behind the wall."""
+    chain = [os.path.abspath(path)]
+    while os.path.islink(chain[-1]) and len(chain) < hops:
+        target = os.readlink(chain[-1])
+        chain.append(os.path.normpath(os.path.join(os.path.dirname(chain[-1]), target)))
+    return [*chain, os.path.realpath(path)]
+
+
 def readable_paths(config: WallConfig = WallConfig()) -> list[str]:
     """The paths the walled process may read (and execute), existing ones only, in order."""
     package = os.path.dirname(os.path.abspath(__file__))
-    candidates = [os.path.realpath(sys.executable), *_python_paths(), package,
+    candidates = [*_link_chain(sys.executable), *_python_paths(), package,
                   *_SYSTEM_READ, *config.read]
     out: list[str] = []
     for candidate in candidates:

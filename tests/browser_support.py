@@ -72,19 +72,20 @@ class LabServer:
         return "\n".join(lines[-n:])
 
 
-def _answers(url: str) -> bool:
+def answers(url: str, timeout: float = 2) -> bool:
+    """True when `url` answers HTTP 200."""
     try:
-        with urllib.request.urlopen(url, timeout=2) as r:
+        with urllib.request.urlopen(url, timeout=timeout) as r:
             return r.status == 200
     except OSError:
         return False
 
 
-def _stop(process: subprocess.Popen) -> None:
-    """Stop the server's whole process group (server and kernels), gently then firmly."""
+def stop_group(process: subprocess.Popen, gently: float = 15, firmly: float = 5) -> None:
+    """Stop a server's whole process group (server and kernels), gently then firmly."""
     if process.poll() is not None:
         return
-    for sig, wait in ((signal.SIGTERM, 15), (signal.SIGKILL, 5)):
+    for sig, wait in ((signal.SIGTERM, gently), (signal.SIGKILL, firmly)):
         try:
             os.killpg(process.pid, sig)
         except ProcessLookupError:
@@ -161,7 +162,7 @@ def jupyter_server(app: str, root: Path, tmp: Path, *,
     server = LabServer(f"http://127.0.0.1:{port}", token, root, process, log)
     try:
         deadline = time.monotonic() + SERVER_START_TIMEOUT
-        while not _answers(f"{server.url}/api/status?token={token}"):
+        while not answers(f"{server.url}/api/status?token={token}"):
             if process.poll() is not None:
                 raise RuntimeError(f"jupyter {app} exited with {process.returncode}:\n"
                                    + server.log_tail())
@@ -171,7 +172,7 @@ def jupyter_server(app: str, root: Path, tmp: Path, *,
             time.sleep(0.5)
         yield server
     finally:
-        _stop(process)
+        stop_group(process)
 
 
 @contextmanager

@@ -1,0 +1,71 @@
+"""JupyterHub for a puzzlekit class on one machine (started by `make hub`, as root).
+
+Everything machine-specific comes from STATE/hub.json, written by `classroom.py setup`
+(STATE is $PUZZLEKIT_HUB_STATE, default /srv/puzzlekit-hub):
+
+- PAM logs people in with their Unix passwords; only the roster may log in, and the
+  instructor is the hub's admin;
+- each person's JupyterLab runs as their own Unix user (LocalProcessSpawner), from the
+  class environment, in their home folder; the spawner points JUPYTER_CONFIG_PATH at the
+  config of their role (students: course id, exchange, no formgrader; the instructor: the
+  course's own nbgrader config, so the formgrader finds the course);
+- JupyterHub's proxy is configurable-http-proxy from the class environment (npm).
+"""
+
+import os
+import sys
+from pathlib import Path
+
+from jupyterhub.spawner import LocalProcessSpawner
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from classroom import load_settings  # noqa: E402
+
+c = get_config()  # noqa: F821  (JupyterHub provides it)
+s = load_settings(os.environ.get("PUZZLEKIT_HUB_STATE", "/srv/puzzlekit-hub"))
+env, state = Path(s.env), Path(s.state)
+
+# where it listens; the hub's own API and the proxy's API stay on the loopback
+c.JupyterHub.bind_url = f"http://{s.ip}:{s.port}"
+c.JupyterHub.hub_ip = "127.0.0.1"
+c.JupyterHub.hub_port = s.hub_port
+c.ConfigurableHTTPProxy.api_url = f"http://127.0.0.1:{s.proxy_api_port}"
+c.ConfigurableHTTPProxy.command = [str(env / "node_modules" / ".bin" / "configurable-http-proxy")]
+c.ConfigurableHTTPProxy.pid_file = str(state / "hub" / "proxy.pid")
+c.JupyterHub.db_url = f"sqlite:///{state / 'hub' / 'jupyterhub.sqlite'}"
+c.JupyterHub.cookie_secret_file = str(state / "hub" / "jupyterhub_cookie_secret")
+c.JupyterHub.cleanup_servers = True       # stopping the hub stops everyone's server
+if os.environ.get("PUZZLEKIT_HUB_SSL_CERT"):  # or TLS in a reverse proxy in front
+    c.JupyterHub.ssl_cert = os.environ["PUZZLEKIT_HUB_SSL_CERT"]
+    c.JupyterHub.ssl_key = os.environ["PUZZLEKIT_HUB_SSL_KEY"]
+
+# who may log in
+c.JupyterHub.authenticator_class = "pam"
+c.PAMAuthenticator.open_sessions = False
+c.Authenticator.allowed_users = {p["username"] for p in s.people}
+c.Authenticator.admin_users = {s.instructor}
+c.JupyterHub.load_groups = {
+    f"formgrade-{s.course_id}": {"users": [s.instructor]},
+    f"nbgrader-{s.course_id}": {"users": list(s.students)},
+}
+
+
+class ClassSpawner(LocalProcessSpawner):
+    """LocalProcessSpawner with the class environment and the Jupyter config of the role."""
+
+    def get_env(self) -> dict:
+        e = super().get_env()
+        e.update({
+            "PATH": f"{env / 'bin'}:/usr/local/bin:/usr/bin:/bin",
+            "JUPYTER_CONFIG_PATH": s.config_dir(self.user.name),
+            "PUZZLEKIT_EXCHANGE": s.exchange,
+        })
+        return e
+
+
+c.JupyterHub.spawner_class = ClassSpawner
+c.Spawner.cmd = [str(env / "bin" / "jupyterhub-singleuser")]
+c.Spawner.default_url = "/lab"
+c.Spawner.env_keep = ["LANG", "LC_ALL", "TZ"]
+c.Spawner.start_timeout = 120
+c.Spawner.http_timeout = 120

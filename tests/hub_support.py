@@ -1,0 +1,194 @@
+"""A class server for tests: JupyterHub on 127.0.0.1 with real Unix users (tests/test_hub.py).
+
+- `class_hub(roster)`: `make hub` as the guide says, on free 127.0.0.1 ports, with the
+  class environment at $PUZZLEKIT_HUB_TEST_ENV (default /opt/puzzlekit-hub-test: built by
+  the first run, then only the kit is reinstalled), the users marked with `MARKER` and
+  their homes, the exchange and the hub's state under a fresh /tmp folder; the test logs
+  in with the first passwords `make hub` wrote; on exit the hub is stopped and the users,
+  their processes and the folder removed;
+- `as_user(hub, name, argv)`: a command run as that Unix user, with the environment their
+  server has (what their JupyterLab terminal runs);
+- `UserSession`: a browser context logged in to the hub as one person, with calls to their
+  own server's REST API (contents, as JupyterLab makes them).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from browser_support import REPO, answers, free_port, require_chromium, stop_group
+
+CLASS_ENV = Path(os.environ.get("PUZZLEKIT_HUB_TEST_ENV", "/opt/puzzlekit-hub-test"))
+MARKER = "puzzlekit-hub-test"            #: the GECOS field of every user the tests make
+sys.path.insert(0, str(REPO / "deploy" / "hub"))
+import classroom  # noqa: E402
+
+
+def require_hub_machine() -> None:
+    """Skip, saying why, where this machine cannot run a class server with real users."""
+    if sys.platform != "linux":
+        pytest.skip("the class server needs Linux (Unix users, PAM)")
+    if os.geteuid() != 0:
+        pytest.skip("the class server test makes Unix users and runs the hub as root: "
+                    "run it as root (CI does)")
+    for tool in ("useradd", "userdel", "chpasswd", "runuser"):
+        if not shutil.which(tool):
+            pytest.skip(f"`{tool}` is missing: this machine cannot make users")
+    if not (CLASS_ENV / ".installed-hub").exists() and not shutil.which("npm"):
+        pytest.skip("npm is missing, so the hub's proxy (configurable-http-proxy) cannot be "
+                    "installed (apt-get install npm)")
+    require_chromium()
+
+
+def remove_leftovers() -> list[str]:
+    """Users an interrupted run left behind (only those carrying MARKER)."""
+    return classroom.remove_marked_users(MARKER)
+
+
+@dataclass
+class Hub:
+    url: str                       #: http://127.0.0.1:PORT
+    settings: Any                  #: classroom.Settings
+    passwords: dict[str, str]
+    base: Path                     #: the /tmp folder of this run (homes, exchange, state)
+    process: subprocess.Popen
+    log: Path
+
+    def server_env(self, user: str) -> dict[str, str]:
+        """The environment the spawner gives this user's server (what their terminal has)."""
+        import pwd
+        home = pwd.getpwnam(user).pw_dir
+        return {"HOME": home, "USER": user, "LOGNAME": user, "LANG": "C.UTF-8",
+                "PATH": f"{self.settings.env}/bin:/usr/local/bin:/usr/bin:/bin",
+                "JUPYTER_CONFIG_PATH": self.settings.config_dir(user),
+                "PUZZLEKIT_EXCHANGE": self.settings.exchange}
+
+    def log_tail(self, n: int = 60) -> str:
+        return "\n".join(self.log.read_text(errors="replace").splitlines()[-n:])
+
+
+def as_user(hub: Hub, user: str, argv: list[str], *, cwd: str | None = None,
+            timeout: float = 300, check: bool = True) -> subprocess.CompletedProcess:
+    """Run `argv` as the Unix user `user` with their server's environment."""
+    import pwd
+    env = hub.server_env(user)
+    cmd = ["runuser", "-u", user, "--", "env", "-i", *(f"{k}={v}" for k, v in env.items()),
+           *argv]
+    done = subprocess.run(cmd, cwd=cwd or pwd.getpwnam(user).pw_dir, capture_output=True,
+                          text=True, timeout=timeout)
+    if check:
+        assert done.returncode == 0, f"{argv} as {user} failed:\n{done.stdout}\n{done.stderr}"
+    return done
+
+
+@contextmanager
+def class_hub(roster: list[tuple[str, str]], artifacts: Path) -> Iterator[Hub]:
+    """`make hub` for `roster` ((username, role) pairs) on free 127.0.0.1 ports, with the
+    users' homes, the exchange and the hub's state in a fresh /tmp folder."""
+    remove_leftovers()
+    base = Path(tempfile.mkdtemp(prefix="puzzlekit-hub-", dir="/tmp"))
+    os.chmod(base, 0o755)
+    (base / "home").mkdir()
+    os.chmod(base / "home", 0o755)
+    roster_file = base / "roster.csv"
+    roster_file.write_text("username,role,first_name,last_name,email\n"
+                           + "".join(f"{u},{r},{u.split('-')[-1].title()},Tester,\n"
+                                     for u, r in roster))
+    state, port = base / "state", free_port()
+    setup_args = (f"--hub-port {free_port()} --proxy-api-port {free_port()} "
+                  f"--home-base {base / 'home'} --comment {MARKER}")
+    log = artifacts / "hub.log"
+    env = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+           "LANG": "C.UTF-8", "HOME": "/root"}
+    with open(log, "wb") as out:
+        process = subprocess.Popen(
+            ["make", "--no-print-directory", "hub", f"HUB_ENV={CLASS_ENV}", f"HUB_STATE={state}",
+             f"ROSTER={roster_file}", f"EXCHANGE={base / 'exchange'}", "HUB_IP=127.0.0.1",
+             f"HUB_PORT={port}", f"HUB_SETUP_ARGS={setup_args}"],
+            cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        url = f"http://127.0.0.1:{port}"
+        deadline = time.monotonic() + 1500      # a first run builds the class environment
+        while not answers(f"{url}/hub/api/", timeout=3):
+            tail = "\n".join(log.read_text(errors="replace").splitlines()[-60:])
+            assert process.poll() is None, "make hub exited:\n" + tail
+            assert time.monotonic() < deadline, "the hub did not answer:\n" + tail
+            time.sleep(0.5)
+        with open(state / classroom.PASSWORDS_FILE, newline="") as f:
+            passwords = {row["username"]: row["initial_password"] for row in csv.DictReader(f)}
+        assert set(passwords) == {u for u, _ in roster}, passwords
+        yield Hub(url, classroom.load_settings(state), passwords, base, process, log)
+    finally:
+        stop_group(process, gently=40, firmly=10)
+        remove_leftovers()
+        shutil.rmtree(base, ignore_errors=True)
+
+
+@dataclass
+class UserSession:
+    """One person's browser context, logged in to the hub, and their server's API."""
+    hub: Hub
+    user: str
+    context: Any
+    page: Any
+    timings: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def server(self) -> str:
+        return f"{self.hub.url}/user/{self.user}"
+
+    def _xsrf(self) -> str:
+        for cookie in self.context.cookies():
+            if cookie["name"] == "_xsrf":
+                return cookie["value"]
+        return ""
+
+    def api(self, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+        """A call of their own server's REST API with their login (as JupyterLab makes it)."""
+        headers = {"X-XSRFToken": self._xsrf(), "Content-Type": "application/json"}
+        r = self.context.request.fetch(f"{self.server}/{path.lstrip('/')}", method=method,
+                                       headers=headers,
+                                       data=json.dumps(body) if body is not None else None)
+        try:
+            data = r.json()
+        except Exception:
+            data = r.text()
+        return r.status, data
+
+
+def start_login(browser: Any, hub: Hub, user: str) -> UserSession:
+    """Submit `user`'s login form (their server starts); `wait_for_lab` waits for it."""
+    context = browser.new_context(viewport={"width": 1400, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    page.goto(f"{hub.url}/hub/login")
+    page.fill("#username_input", user)
+    page.fill("#password_input", hub.passwords[user])
+    page.click("#login_submit", no_wait_after=True)
+    return UserSession(hub, user, context, page)
+
+
+def wait_for_lab(s: UserSession, timeout: int = 180_000) -> UserSession:
+    s.page.wait_for_url(f"**/user/{s.user}/lab**", timeout=timeout)
+    s.page.locator("#jp-main-statusbar").wait_for(timeout=timeout)
+    return s
+
+
+def login(browser: Any, hub: Hub, user: str) -> UserSession:
+    """Log `user` in through the hub's login page and wait for their JupyterLab."""
+    return wait_for_lab(start_login(browser, hub, user))

