@@ -1,4 +1,5 @@
-"""Issue 5 benchmarks: pattern databases, the fast IDA*, heuristics side by side, big boards.
+"""Benchmarks of the big searches: pattern databases, the fast IDA*, heuristics side by side,
+big boards.
 
 Run alone with ``python -m benchmarks.bench_pdb`` (add ``--quick`` to skip puzzle4x4-80
 and most of the A* table), or with everything else by ``make bench``. Every optimal
@@ -10,8 +11,9 @@ beside them: the machine is shared, so CPU time is the fairer figure of the code
 - Korf's 100 (goal blank first): all solved by IDA* + PDB, lengths checked, with each
   table set ("6-6-3", the default; "7-7-1": two 7-tile patterns and one tile).
 - Princeton puzzle4x4-78 / -80 (goal blank last, served by symmetry), with each table set.
-- Seed 001's table, extended: A* with Hamming, Manhattan, linear conflict and PDB on
-  puzzle28..puzzle42 and on all 3×3 Princeton files; plus the fast IDA* engines.
+- Princeton's 8-puzzle assignment's table, extended: A* with Hamming, Manhattan, linear
+  conflict and PDB on puzzle28..puzzle42 and on all 3×3 Princeton files; plus the fast
+  IDA* engines.
 - BFS vs bidirectional BFS vs A* on the lecture's 31-move 8-puzzle; Manhattan IDA* speed.
 - Big boards: the reduction solver on random 10×10, 15×15 and 20×20 boards.
 """
@@ -30,8 +32,9 @@ from pathlib import Path
 from typing import Any
 
 import puzzlekit as pk
-from puzzlekit import pdb
+from puzzlekit import fast_idastar, pdb
 from puzzlekit.board import flatten, unflatten
+from puzzlekit.large import solve_large
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 KORF_GOAL = tuple(range(16))
@@ -90,8 +93,8 @@ def build_rows(partition: str = "main") -> tuple[list[dict], float]:
 def korf_rows(build_seconds: float, tables: str = "6-6-3") -> list[dict]:
     times, cpus, nodes, expanded, bad = [], [], 0, 0, []
     for i, tiles, optimal in korf100():
-        wall, cpu, (moves, stats) = timed(lambda: pdb.idastar_pdb(tiles, KORF_GOAL, 4, 4,
-                                                                  tables=tables))
+        wall, cpu, (moves, stats) = timed(lambda: fast_idastar.idastar_pdb(
+            tiles, KORF_GOAL, 4, 4, tables=tables))
         times.append(wall)
         cpus.append(cpu)
         nodes += stats.nodes_generated
@@ -119,7 +122,7 @@ def princeton_rows(names: list[str], time_limit: float, tables: str = "6-6-3") -
         S = pk.read_board(DATA / "princeton" / name)
         goal = pk.goal_state(*pk.shape(S))
         try:
-            wall, cpu, (moves, st) = timed(lambda: pdb.idastar_pdb(
+            wall, cpu, (moves, st) = timed(lambda: fast_idastar.idastar_pdb(
                 flatten(S), flatten(goal), 4, 4, time_limit=time_limit, tables=tables))
         except pk.SearchLimitReached as e:
             rows.append({"case": f"{name}: IDA* + {tables} PDB", "seconds": None,
@@ -135,7 +138,8 @@ def princeton_rows(names: list[str], time_limit: float, tables: str = "6-6-3") -
 
 
 def heuristic_rows(names: list[str], summary_3x3: bool) -> list[dict]:
-    """Seed 001's table extended: A* with each heuristic, and the fast IDA* engines."""
+    """Princeton's 8-puzzle assignment's table extended: A* with each heuristic, and the fast
+    IDA* engines."""
     ans, rows = answers(), []
     for name in names:
         S = pk.read_board(DATA / "princeton" / name)
@@ -203,12 +207,14 @@ def eight_puzzle_rows() -> list[dict]:
 
 
 def manhattan_speed_rows() -> list[dict]:
-    """Issue 2's target: ≥ 2 M generated nodes/s with Manhattan IDA* on the 15-puzzle."""
+    """The target set when the fast IDA* was written: ≥ 2 M generated nodes/s with Manhattan
+    IDA* on the 15-puzzle."""
     picks = {79, 12, 42, 55, 97, 19, 94}
     nodes = expanded = cpu_total = wall_total = 0.0
     for i, tiles, optimal in korf100():
         if i in picks:
-            wall, cpu, (moves, st) = timed(lambda: pdb.idastar_manhattan(tiles, KORF_GOAL, 4, 4))
+            wall, cpu, (moves, st) = timed(
+                lambda: fast_idastar.idastar_manhattan(tiles, KORF_GOAL, 4, 4))
             assert len(moves) == optimal
             nodes, expanded = nodes + st.nodes_generated, expanded + st.nodes_expanded
             cpu_total, wall_total = cpu_total + cpu, wall_total + wall
@@ -220,7 +226,6 @@ def manhattan_speed_rows() -> list[dict]:
 
 
 def large_rows() -> list[dict]:
-    from puzzlekit.large import solve_large
     rows = []
     for n in (10, 15, 20):
         S = pk.random_state(n, seed=n)
@@ -233,7 +238,7 @@ def large_rows() -> list[dict]:
 
 def main(quick: bool = False) -> dict:
     if not (DATA / "korf100.tsv").exists():
-        return {"title": "Pattern databases (issue 5)", "rows": [],
+        return {"title": "Pattern databases", "rows": [],
                 "notes": [f"skipped: {DATA} not present"]}
     rows, build_seconds = build_rows()
     rows += korf_rows(build_seconds)
@@ -246,9 +251,9 @@ def main(quick: bool = False) -> dict:
         rows += princeton_rows(hard, time_limit=900, tables="7-7-1")
         pdb._DATABASES.pop((4, 4, 0, "big"))      # the rows below: the default 6-6-3
     rows += manhattan_speed_rows()
-    seed001 = ["puzzle28.txt", "puzzle30.txt", "puzzle32.txt", "puzzle34.txt",
+    princeton_table = ["puzzle28.txt", "puzzle30.txt", "puzzle32.txt", "puzzle34.txt",
                "puzzle36.txt", "puzzle38.txt", "puzzle40.txt", "puzzle42.txt"]
-    rows += heuristic_rows(seed001[:3] if quick else seed001, summary_3x3=not quick)
+    rows += heuristic_rows(princeton_table[:3] if quick else princeton_table, summary_3x3=not quick)
     rows += eight_puzzle_rows()
     rows += large_rows()
     notes = [f"{os.cpu_count()} cores shared with other users; load average "
@@ -257,7 +262,7 @@ def main(quick: bool = False) -> dict:
              "nodes = generated nodes (every child looked at, pruned or not, except the "
              "parent); expanded = nodes whose children were generated; nodes/s = generated "
              "per CPU second."]
-    return {"title": "Pattern databases, fast IDA*, heuristics and big boards (issue 5)",
+    return {"title": "Pattern databases, fast IDA*, heuristics and big boards",
             "rows": rows, "notes": notes}
 
 

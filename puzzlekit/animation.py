@@ -25,19 +25,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .board import Flat, State, flatten, goal_state, shape, unflatten, validate_state
+from .context import under_autograder
 from .display import (HTMLView, _hex, _mix, _path_states, _rgb, board_html, fresh_id,
                       path_html, tag, text_colour, tile_colours)
 from .errors import PuzzleError
-from .geometry import grid
+from .geometry import grid, slide
 from .moves import move_between, moves_to_path, normalize_moves
 
 DPI = 72
 BFS_MAX_STATES = 400_000      #: a BFS animation stops growing layers beyond this many states
-
-
-def autograding() -> bool:
-    """True while nbgrader's autograder executes the notebook."""
-    return bool(os.environ.get("NBGRADER_EXECUTION"))
 
 
 # ----------------------------------------------------------------------------- the player
@@ -175,7 +171,8 @@ def player_html(frames: Sequence[bytes], *, interval: int = 200, title: str = ""
 
 # ----------------------------------------------------------------------------- drawing
 
-def _figure(width_px: float, height_px: float) -> Any:
+def _agg_figure(width_px: float, height_px: float) -> Any:
+    """A blank matplotlib Figure of that many pixels, drawn off-screen (Agg) for frames."""
     import matplotlib
     from matplotlib.figure import Figure
     from matplotlib.backends.backend_agg import FigureCanvasAgg
@@ -329,11 +326,11 @@ def animate_path(path: Sequence[State] | State, moves: str | None = None, *,
     if shape(g) != (rows, cols):
         raise PuzzleError(f"the path is {rows}×{cols} but the goal is {shape(g)[0]}×{shape(g)[1]}")
     name = title if title is not None else f"{len(letters)}-move solution"
-    if autograding():
+    if under_autograder():
         return Animation([], interval, name, static_html=path_html(states, letters, goal=g))
     cell = cell_px or (56 if max(rows, cols) <= 4 else max(22, 240 // max(rows, cols)))
     head = 26
-    fig = _figure(cols * cell + 12, rows * cell + 12 + head)
+    fig = _agg_figure(cols * cell + 12, rows * cell + 12 + head)
     top = head / (rows * cell + 12 + head)
     ax = _board_axes(fig, (0, 0, 1, 1 - top), cols, rows)
     board = BoardArtist(ax, states[0], tile_colours(g), font_px=cell)
@@ -364,8 +361,9 @@ def animate_path(path: Sequence[State] | State, moves: str | None = None, *,
 # ----------------------------------------------------------------------------- BFS layers
 
 def _layers(start: Flat, rows: int, cols: int, max_depth: int | None,
-            max_states: int) -> tuple[list[list[Flat]], bool]:
-    """Breadth-first layers from `start` (flat states); True when cut short by max_states."""
+            max_nodes: int) -> tuple[list[list[Flat]], bool]:
+    """Breadth-first layers from `start` (flat states); True when cut short by max_nodes
+    (all of them, to draw: `uninformed.bfs` looks for a goal and keeps only sizes)."""
     nbrs = grid(rows, cols).neighbors
     seen = {start}
     layers = [[start]]
@@ -379,14 +377,14 @@ def _layers(start: Flat, rows: int, cols: int, max_depth: int | None,
         if not new:
             break
         layers.append(new)
-        if len(seen) > max_states:
+        if len(seen) > max_nodes:
             return layers, True
     return layers, False
 
 
 def animate_bfs_layers(start_or_goal: State, *, max_depth: int | None = None,
                        samples: int = 6, interval: int = 600, seed: int = 0,
-                       max_states: int = BFS_MAX_STATES) -> Animation:
+                       max_nodes: int = BFS_MAX_STATES) -> Animation:
     """Breadth-first search growing layer by layer from a state (typically the goal).
 
     One frame per depth: the bar chart of new states per depth grows (for the 8-puzzle
@@ -402,12 +400,12 @@ def animate_bfs_layers(start_or_goal: State, *, max_depth: int | None = None,
         raise PuzzleError(f"max_depth must be a positive int, got {max_depth!r}")
     if not isinstance(samples, int) or not 0 <= samples <= 12:
         raise PuzzleError(f"samples must be an int from 0 to 12, got {samples!r}")
-    layers, cut = _layers(flatten(S), rows, cols, max_depth, max_states)
+    layers, cut = _layers(flatten(S), rows, cols, max_depth, max_nodes)
     sizes = [len(layer) for layer in layers]
     title = f"breadth-first layers of the {rows}×{cols} puzzle"
     info = {"layer_sizes": sizes, "cut_short": cut}
     colours = tile_colours(S)
-    if autograding():
+    if under_autograder():
         return Animation([], interval, title, static_html=_bfs_static(layers, rows, cols, S),
                          info=info)
     origin = "the goal" if S in (goal_state(rows, cols), goal_state(rows, cols, "first")) \
@@ -460,7 +458,7 @@ def _layer_frames(layers: list[list[Flat]], rows: int, cols: int, colours: dict[
     board_w, board_h = cols * cell + 10, rows * cell + 10
     side = n_cols * board_w + 16
     W, H = 430 + side, max(260, per_col * board_h + 60)
-    fig = _figure(W, H)
+    fig = _agg_figure(W, H)
     bar_ax = fig.add_axes((60 / W, 45 / H, 340 / W, (H - 80) / H))
     bars = _bar_axes(bar_ax, sizes, origin)
     note = bar_ax.text(0, 0, "", ha="center", va="bottom", fontsize=9)
@@ -493,12 +491,7 @@ def _layer_frames(layers: list[list[Flat]], rows: int, cols: int, colours: dict[
 
 def _neighbours(f: Flat, nbrs: Any) -> list[Flat]:
     z = f.index(0)
-    out = []
-    for _, q in nbrs[z]:
-        t = list(f)
-        t[z], t[q] = t[q], 0
-        out.append(tuple(t))
-    return out
+    return [slide(f, z, q) for _, q in nbrs[z]]
 
 
 def _graph_frames(layers: list[list[Flat]], rows: int, cols: int, colours: dict[int, str],
@@ -508,7 +501,7 @@ def _graph_frames(layers: list[list[Flat]], rows: int, cols: int, colours: dict[
     widest = max(sizes)
     tiny = rows * cols <= 4
     W, H = (640, 480) if tiny else (640, 470)
-    fig = _figure(W, H)
+    fig = _agg_figure(W, H)
     gx = fig.add_axes((0.03, 0.32, 0.94, 0.6))
     gx.axis("off")
     nbrs = grid(rows, cols).neighbors

@@ -39,12 +39,12 @@ import nbformat
 from jupyter_client.manager import AsyncKernelManager
 from jupyter_core.utils import run_sync
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
-from nbformat.v4 import new_output
 from nbgrader.preprocessors import Execute  # type: ignore[import-untyped]
 from traitlets import Bool, Integer, Unicode
 
 from .agent import REPLY, REQUEST
 from .judge import Judge, KernelFault, explain_limit
+from .messages import error_line, error_output
 
 KERNEL_DIED = ("the Python kernel stopped while running this cell.\nDid the code call "
                "os._exit() or sys.exit(), or use more memory than a graded notebook may "
@@ -60,12 +60,6 @@ NO_WALL = ("puzzlekit: no wall around the students' code on this machine ({why})
            "See docs/instructors.md, 'The wall'.")
 
 _warned: list[str] = []
-
-
-def error_output(ename: str, evalue: str) -> Any:
-    """A notebook error output, red in the feedback."""
-    return new_output("error", ename=ename, evalue=evalue,
-                      traceback=[f"\x1b[0;31m{ename}\x1b[0m: {evalue}"])
 
 
 def _meta(cell: Any) -> dict[str, Any]:
@@ -202,7 +196,7 @@ class WalledExecute(Execute):
         if not self.wall:
             _warn_once(self.log, NO_WALL.format(why="switched off in nbgrader_config.py"))
             return []
-        try:
+        try:     # the wall needs POSIX (`resource`): elsewhere the grader warns instead
             from .wall import WallConfig, parse_size, status, wall_argv
             state = status()
             if not state.landlock_abi:
@@ -267,7 +261,7 @@ class WalledExecute(Execute):
             if words is not None:
                 output.evalue = words
                 output.traceback = list(output.get("traceback", []))[:-1] + [
-                    f"\x1b[0;31m{output.get('ename', 'Error')}\x1b[0m: {words}"]
+                    error_line(output.get("ename", "Error"), words)]
         self.judge.kernel_changed()
         if not fatal:
             self._replay.append(cell.source)

@@ -99,7 +99,8 @@ def unflatten(flat: Iterable[int], rows: int, cols: int) -> State:
 
 def goal_state(rows: int, cols: int | None = None,
                blank: Literal["last", "first"] = "last") -> State:
-    """The ordered goal: 1..n-1 with the blank last (default) or first.
+    """The ordered goal: 1..n-1 with the blank last (default) or first (assignment 1,
+    exercise 1 writes the lecture notebook's, blank first).
 
     >>> goal_state(3)
     ((1, 2, 3), (4, 5, 6), (7, 8, 0))
@@ -122,9 +123,14 @@ def goal_state(rows: int, cols: int | None = None,
 
 def resolve_goal(start: State, goal: object | None) -> State:
     """The goal to use for `start`: validated, same shape; default blank-last."""
-    if goal is None:
+    return goal_for(start, None if goal is None else validate_state(goal, name="goal"))
+
+
+def goal_for(start: State, g: State | None) -> State:
+    """`resolve_goal` for a goal already checked (or None): the default, or `g` if it has
+    the shape of `start`."""
+    if g is None:
         return goal_state(*shape(start))
-    g = validate_state(goal, name="goal")
     if shape(g) != shape(start):
         raise PuzzleError(f"start is {shape(start)[0]}×{shape(start)[1]} but goal is "
                           f"{shape(g)[0]}×{shape(g)[1]}")

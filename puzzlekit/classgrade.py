@@ -23,6 +23,7 @@ folder removed), so a rerun grades exactly the submissions that are not graded y
 from __future__ import annotations
 
 import glob
+import json
 import logging
 import os
 import re
@@ -31,6 +32,7 @@ import threading
 import time
 import warnings
 from collections.abc import Sequence
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -219,8 +221,6 @@ def _remote_execute_class(run: _Run) -> type:
         enabled = Bool(True)
 
         def preprocess(self, nb: Any, resources: dict[str, Any]) -> Any:
-            import json
-
             import nbformat
             student = str(resources.get("nbgrader", {}).get("student", ""))
             times = run.times.setdefault(student, SubmissionTimes())
@@ -340,8 +340,6 @@ def grade_class(assignment: str, course_root: str | os.PathLike[str] = ".", *,
     `config` is the course's nbgrader config (default: loaded from `course_root`);
     `pool` an existing `make_pool` result to reuse (it is left open); `progress` "auto",
     "bar", "log", "widget", None or a `GradeProgress`."""
-    from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-
     if not assignment or "/" in assignment or assignment.startswith("."):
         raise PuzzleError(f"not an assignment name: {assignment!r}")
     if dask is not None and workers is not None:

@@ -19,6 +19,9 @@ import os
 import queue
 import threading
 import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
 from .classgrade_remote import execute_job, worker_init
@@ -57,7 +60,6 @@ class _Slot:
         self.start()
 
     def start(self) -> None:
-        from concurrent.futures import ProcessPoolExecutor
         self.executor = ProcessPoolExecutor(
             max_workers=1, mp_context=multiprocessing.get_context("spawn"),
             initializer=worker_init)
@@ -121,9 +123,6 @@ class LocalPool:
                 continue
 
     def run(self, key: str, job: bytes, stop: threading.Event) -> bytes:
-        from concurrent.futures import TimeoutError as FutureTimeout
-        from concurrent.futures.process import BrokenProcessPool
-
         failures = 0
         self._local.waited = 0.0
         while True:

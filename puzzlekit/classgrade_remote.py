@@ -22,6 +22,7 @@ import signal
 import sys
 import tempfile
 import time
+import traceback
 from pathlib import Path
 from typing import Any
 
@@ -127,8 +128,6 @@ def _maybe_crash(key: str) -> None:
 def execute_job(job: bytes) -> bytes:
     """Run a job made by `pack_job`; the answer as JSON bytes: ``notebook`` (the executed
     notebook) or ``error`` (type, message, traceback), ``log`` and ``timings``."""
-    import traceback
-
     t0 = time.perf_counter()
     spec = json.loads(job)
     if spec.get("version") != JOB_VERSION:

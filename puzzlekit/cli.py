@@ -1,4 +1,5 @@
-"""The command line: solve a board file the way seed 001 (Princeton's `Solver`) does.
+"""The command line: solve a board file the way Princeton's 8-puzzle assignment (its
+`Solver` program) does; taught in assignment 3, exercise 4 (the solver program).
 
     python -m puzzlekit solve puzzle04.txt
     python -m puzzlekit solve puzzle4x4-30.txt --algorithm idastar --heuristic linear_conflict
@@ -25,16 +26,22 @@ course folders), 3 a search budget ran out.
 from __future__ import annotations
 
 import argparse
+import logging
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
-from .errors import PuzzleError, SearchLimitReached
+from .errors import PuzzleError, SearchLimitReached, Unsolvable
+from .formats import board_text, read_board
+from .heuristic_choice import HEURISTIC_NAMES
+from .moves import check_solution
+from .scrambles import scramble
+from .solver import ALGORITHMS, solve
+from .text import board_str
 
 EXIT_OK, EXIT_WRONG, EXIT_BAD_INPUT, EXIT_BUDGET = 0, 1, 2, 3
 
-ALGORITHM_NAMES = ("bfs", "dfs", "dls", "iddfs", "bidirectional", "ucs", "greedy", "astar",
-                   "weighted_astar", "idastar", "reduction")
-HEURISTIC_NAMES = ("zero", "hamming", "manhattan", "linear_conflict", "pdb")
+ALGORITHM_NAMES = tuple(ALGORITHMS)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -128,29 +135,24 @@ def build_parser() -> argparse.ArgumentParser:
 
 def solution_text(path: Sequence[object], minimum: bool = True) -> str:
     """Every board of `path` (blank as spaces), a blank line between them, and the count."""
-    from .text import board_str
     boards = "\n\n".join(board_str(S) for S in path)  # type: ignore[arg-type]
     count = "Minimum number of moves" if minimum else "Number of moves (not proved minimal)"
     return f"{boards}\n\n{count} = {len(path) - 1}"
 
 
 def _solve(args: argparse.Namespace) -> int:
-    from .formats import read_board
-    from .solvability import is_solvable
-    start = read_board(args.file)
-    if not is_solvable(start):
+    try:
+        result = solve(read_board(args.file), algorithm=args.algorithm,
+                       heuristic=args.heuristic, max_nodes=args.max_nodes,
+                       time_limit=args.time_limit)
+    except Unsolvable:             # decided by parity before any search
         print("No solution possible")
         return EXIT_OK
-    from . import solve
-    result = solve(start, algorithm=args.algorithm, heuristic=args.heuristic,
-                   max_nodes=args.max_nodes, time_limit=args.time_limit)
     print(solution_text(result.path, minimum=result.optimal))
     return EXIT_OK
 
 
 def _check(args: argparse.Namespace) -> int:
-    from .formats import read_board
-    from .moves import check_solution
     start = read_board(args.file)
     moves = "" if args.moves.strip() in ("", "-") else args.moves
     verdict = check_solution(start, None, moves)
@@ -159,16 +161,13 @@ def _check(args: argparse.Namespace) -> int:
 
 
 def _scramble(args: argparse.Namespace) -> int:
-    from .formats import board_text
-    from .scramble import scramble
     S = scramble(args.size, args.cols, moves=args.n, seed=args.seed)
     print(board_text(S), end="")
     return EXIT_OK
 
 
 def _integrity(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
+    # integrity and classgrade load in about 0.2 s each: only their own commands pay it
     from .integrity import add_comments, report, write_csv
     root = Path(args.course_root)
     if args.comment and not (root / "gradebook.db").exists():
@@ -183,8 +182,6 @@ def _integrity(args: argparse.Namespace) -> int:
 
 
 def _grade(args: argparse.Namespace) -> int:
-    import logging
-
     from .classgrade import grade_class, print_report, watch
     if args.workers == 0:
         raise PuzzleError("--workers must be at least 1")

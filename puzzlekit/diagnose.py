@@ -29,13 +29,14 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Collection
+from typing import Literal
 
 from .board import State, goal_state, shape
 from .exact import distance_table
 from .heuristics import conflict_pairs, hamming, manhattan
 from .instrument import Record
 from .moves import check_solution, path_to_moves
-from .scramble import shuffle_pos
+from .scrambles import shuffle_pos
 
 #: The blank's step (row, column) for each move letter (letters say where the blank goes).
 STEP = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
@@ -92,7 +93,10 @@ def _the_move(want: str | None) -> str:
 
 
 def diagnose_move(start: State, got: State, expected: State) -> str | None:
-    """One sentence on what `got` did to `start` where `expected` was wanted, or None."""
+    """One sentence on what `got` did to `start` where `expected` was wanted, or None.
+
+    Used by the tests of assignment 1, exercises 3-5 (moveUp, moveDown, moveLeft, moveRight).
+    """
     if got == expected or shape(got) != shape(start) or shape(expected) != shape(start):
         return None
     want = _letter_of(start, expected)
@@ -127,7 +131,10 @@ def diagnose_move(start: State, got: State, expected: State) -> str | None:
 
 def diagnose_neighbours(start: State, got: Collection[State],
                         expected: Collection[State]) -> str | None:
-    """One sentence on what is wrong with `got` as the boards one move from `start`."""
+    """One sentence on what is wrong with `got` as the boards one move from `start`.
+
+    Used by the tests of assignment 1, exercise 6 (nextStates).
+    """
     got_set, want = set(got), set(expected)
     if got_set == want and len(got) == len(got_set):
         return None
@@ -163,7 +170,10 @@ def diagnose_neighbours(start: State, got: Collection[State],
 def diagnose_path(start: State, goal: State, seq: str | list[State]) -> str | None:
     """One sentence on why `seq` (a list of states or a move string) does not take `start`
     to `goal`, when it is a typical slip: the path backwards, without its start or its
-    goal, or move letters that say where the tile goes."""
+    goal, or move letters that say where the tile goes.
+
+    Used by the tests of every path in assignments 2-4.
+    """
     def solves(candidate: str | list[State]) -> bool:
         try:
             return check_solution(start, goal, candidate).ok
@@ -216,7 +226,10 @@ def diagnose_search(start: State, record: Record, kind: str = "breadth-first") -
     `kind`: "breadth-first" (each board once, nearest first), "once" (each board once,
     any order: DFS, A*), "cheapest-first" (each board once: uniform-cost search),
     "iterative" (boards again in each round, but never straight back to the board it
-    came from)."""
+    came from).
+
+    Used by the tests of assignment 2 (breadth-first, depth-first and uniform-cost search).
+    """
     boards = [_as_state(x, start) for x in record.first]
     if kind != "iterative" and record.most_times > 1:
         board = _as_state(record.most, start)
@@ -271,7 +284,10 @@ def path_cost(path: list[State], costs: dict[str, float]) -> float:
 def diagnose_cost(start: State, goal: State, path: list[State], costs: dict[str, float],
                   cheapest: float, total: object = None) -> str | None:
     """One sentence on what is wrong with a uniform-cost search's answer: a `total` that
-    is not the price of its `path` with `costs`, or a path dearer than `cheapest`."""
+    is not the price of its `path` with `costs`, or a path dearer than `cheapest`.
+
+    Used by the tests of assignment 2, section 6 (uniform-cost search).
+    """
     paid = path_cost(path, costs)
     moves = len(path) - 1
     tile_prices = {letter.translate(_TILE_WAY): price for letter, price in costs.items()}
@@ -294,7 +310,10 @@ def diagnose_heuristic(S: State, goal: State, got: object, expected: int,
                        name: str | None = None) -> str | None:
     """One sentence on which wrong rule gives `got` where the heuristic `name`
     ("manhattan" or "hamming"; guessed from `expected` when not given) should be
-    `expected` on board `S`."""
+    `expected` on board `S`.
+
+    Used by the tests of assignment 3, section 1 (hamming, manhattan).
+    """
     if type(got) not in (int, float) or got == expected:
         return None
     rows, cols = shape(S)
@@ -313,7 +332,9 @@ def diagnose_heuristic(S: State, goal: State, got: object, expected: int,
         counted = ("it counts the blank as a misplaced tile: leave the blank out, or h "
                    "overestimates")
     candidates = [(h(S, goal) + blank, counted)]
-    for other, words in (("first", "blank first"), ("last", "blank last")):
+    others: list[tuple[Literal["first", "last"], str]] = [("first", "blank first"),
+                                                          ("last", "blank last")]
+    for other, words in others:
         g = goal_state(rows, cols, blank=other)
         if g != goal:
             candidates.append((h(S, g), f"it measures against the goal with the {words}, "
@@ -328,7 +349,10 @@ def diagnose_heuristic(S: State, goal: State, got: object, expected: int,
 
 
 def diagnose_linear_conflict(S: State, goal: State, got: object, expected: int) -> str | None:
-    """One sentence on a linear-conflict value `got` that a typical slip gives."""
+    """One sentence on a linear-conflict value `got` that a typical slip gives.
+
+    Used by the tests of assignment 4, section 3.
+    """
     if type(got) not in (int, float) or got == expected:
         return None
     md = manhattan(S, goal)
@@ -352,7 +376,10 @@ def _tile_parity(S: State, goal: State) -> int:
 def diagnose_reachability(S: State, goal: State, got: object) -> str | None:
     """One sentence on a wrong answer to "can `S` reach `goal`?" that a rule of the wrong
     width gives (the parity rule: tiles only for an odd width, tiles and the blank's row
-    for an even one)."""
+    for an even one).
+
+    Used by the tests of assignment 4, section 1 (goal A or goal B?).
+    """
     if type(got) is not bool or shape(S) != shape(goal):
         return None
     rows, cols = shape(S)
@@ -378,7 +405,10 @@ def diagnose_reachability(S: State, goal: State, got: object) -> str | None:
 
 def diagnose_shuffle(n: int, got: object, before: object, after: object) -> str | None:
     """One sentence on why `shuffle_pos(n)` drifted from the course's seeded sequence,
-    given the state of `random` before and after the student's call (plain data)."""
+    given the state of `random` before and after the student's call (plain data).
+
+    Used by the tests of assignment 2, section 3 (shuffle_pos).
+    """
     saved = random.getstate()
     try:
         random.setstate(before)  # type: ignore[arg-type]
@@ -411,7 +441,10 @@ def diagnose_shuffle(n: int, got: object, before: object, after: object) -> str 
 
 def diagnose_report(lines: list[str], sizes: list[int]) -> str | None:
     """One sentence on a layer report that is off by one: `lines` as printed, `sizes` the
-    right number of new states in each layer 1, 2, ... (the start's layer 0 left out)."""
+    right number of new states in each layer 1, 2, ... (the start's layer 0 left out).
+
+    Used by the tests of assignment 2, section 1 (the lecture's search and its report).
+    """
     def line(k: int, n: int) -> str:
         return f"Iteration {k}: {n} new states found."
     want = [line(k, n) for k, n in enumerate(sizes, start=1)]

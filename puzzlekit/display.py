@@ -1,7 +1,7 @@
 """Coloured HTML boards: one state, a path, "expected vs got", and heuristic overlays.
 
 Every state is drawn as an HTML table, one colour per tile and a white blank, as the
-lecture notebook (seed 002) draws it. The look comes from `style.css`: its rules are
+lecture notebook draws it. The look comes from `style.css`: its rules are
 parsed once and their declarations inlined on every element (the class names stay too),
 so a board looks the same in JupyterLab, in VS Code, on GitHub, in nbconvert HTML and in
 nbgrader feedback, where `<style>` blocks are stripped or sandboxed.
@@ -17,6 +17,7 @@ and a terminal prints as text (reusing `puzzlekit.text`).
 from __future__ import annotations
 
 import html as _html
+import os
 import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
@@ -25,7 +26,8 @@ from itertools import count
 
 from .board import State, flatten, resolve_goal, shape, validate_state
 from .errors import PuzzleError
-from .moves import move_between
+from .heuristics import conflict_pairs, hamming, linear_conflict, manhattan, tile_distances
+from .moves import move_between, normalize_moves
 from .text import board_str, path_str
 
 OVERLAYS = ("misplaced", "manhattan", "linear_conflict")
@@ -163,6 +165,13 @@ def _cell_size(rows: int, cols: int, cell_size: int | None) -> int:
     return 46 if side <= 4 else max(24, 230 // side)
 
 
+def _tile_colour(v: object, colours: dict[int, str]) -> str | None:
+    """The colour of `v` if it is a tile (or the blank) of the board, else None."""
+    if isinstance(v, int) and not isinstance(v, bool):
+        return colours.get(v)
+    return None
+
+
 def _grid_table(values: Sequence[Sequence[object]], colours: dict[int, str], size: int, *,
                 marks: dict[tuple[int, int], list[str]] | None = None,
                 badges: dict[tuple[int, int], str] | None = None, label: str = "") -> str:
@@ -174,8 +183,9 @@ def _grid_table(values: Sequence[Sequence[object]], colours: dict[int, str], siz
     for r, row in enumerate(values):
         cells = []
         for c, v in enumerate(row):
-            known = isinstance(v, int) and not isinstance(v, bool) and v in colours
-            bg = colours[v] if known else "#d9d9d9"
+            bg = _tile_colour(v, colours)
+            known = bg is not None
+            bg = bg or "#d9d9d9"
             kind = ("pk-blank" if v == 0 else f"pk-tile pk-tile-{v}") if known else "pk-unknown"
             classes = ["pk-cell", *kind.split(), *marks.get((r, c), [])]
             badge = badges.get((r, c))
@@ -191,6 +201,7 @@ def _grid_table(values: Sequence[Sequence[object]], colours: dict[int, str], siz
 
 
 def _figure(inner: str, caption: str | None) -> str:
+    """An HTML figure (``.pk-figure``): `inner` with `caption` under it."""
     cap = tag("div", ["pk-caption"], _html.escape(caption)) if caption else ""
     return tag("div", ["pk-figure"], inner + cap)
 
@@ -208,7 +219,6 @@ def _positions(S: State) -> dict[int, tuple[int, int]]:
 
 def _overlay(S: State, goal: State, overlay: str) -> tuple[dict, dict, str]:
     """Marks, badges and caption that explain a heuristic on the board."""
-    from .heuristics import conflict_pairs, hamming, linear_conflict, manhattan, tile_distances
     where = _positions(S)
     if overlay == "misplaced":
         h = hamming(S, goal)
@@ -306,7 +316,6 @@ def _letters(states: list[State], moves: str | None) -> list[str | None]:
     """The move letter between consecutive states (None where they are not one move apart)."""
     if moves is None:
         return [move_between(a, b) for a, b in zip(states, states[1:])]
-    from .moves import normalize_moves
     letters = normalize_moves(moves)
     if len(letters) != len(states) - 1:
         raise PuzzleError(f"{len(letters)} moves given for a path of {len(states)} states "
@@ -432,5 +441,49 @@ _ids = count(1)
 
 def fresh_id(prefix: str = "pk") -> str:
     """A document-unique element id (for players that find themselves from inline JS)."""
-    import os
     return f"{prefix}-{os.getpid():x}-{next(_ids)}"
+
+
+# ----------------------------------------------------------------------------- patterns
+
+def show_pattern(pattern: dict[int, int], goal: State, *, title: str | None = None,
+                 cell_size: int | None = None) -> HTMLView:
+    """A board as a pattern database sees it: the pattern's tiles in their colours, every
+    other square grey and unnamed (the table tells the other tiles and the blank apart no
+    more than that).
+
+    `pattern` says where each pattern tile stands, {tile: square}, squares numbered row by
+    row from 0; `goal` gives the board's shape and the tiles' colours.
+
+        >>> show_pattern({1: 1, 2: 0, 3: 2}, ((1, 2, 3), (4, 5, 6), (7, 8, 0)))
+        2 1 3
+        · · ·
+        · · ·
+    """
+    g = validate_state(goal, name="goal")
+    _check_side(g)
+    rows, cols = shape(g)
+    if not isinstance(pattern, dict) or not pattern:
+        raise PuzzleError("pattern must be a non-empty dict {tile: square}, got "
+                          f"{type(pattern).__name__}: {pattern!r:.60}")
+    tiles = set(flatten(g)) - {0}
+    for tile, square in pattern.items():
+        if tile not in tiles or isinstance(tile, bool):
+            raise PuzzleError(f"pattern names {tile!r}, which is not a tile of the goal "
+                              f"(tiles are 1 to {rows * cols - 1})")
+        if (not isinstance(square, int) or isinstance(square, bool)
+                or not 0 <= square < rows * cols):
+            raise PuzzleError(f"pattern puts tile {tile} on square {square!r}; squares are "
+                              f"numbered 0 to {rows * cols - 1}, row by row")
+    if len(set(pattern.values())) != len(pattern):
+        raise PuzzleError(f"pattern puts two tiles on one square: {pattern!r:.80}")
+    on: dict[int, int] = {square: tile for tile, square in pattern.items()}
+    grid: list[list[object]] = [[on.get(r * cols + c, "") for c in range(cols)]
+                                for r in range(rows)]
+    label = " / ".join(" ".join(str(v) if v != "" else "·" for v in row) for row in grid)
+    table = _grid_table(grid, tile_colours(g), _cell_size(rows, cols, cell_size),
+                        label=f"pattern tiles {label}")
+    width = len(str(rows * cols - 1))
+    text = "\n".join(" ".join(f"{v if v != '' else '·':>{width}}" for v in row)
+                     for row in grid)
+    return HTMLView(_figure(table, title), text + (f"\n{title}" if title else ""))

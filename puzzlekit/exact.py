@@ -11,14 +11,14 @@ from functools import lru_cache
 
 from .board import Flat, State, flatten, shape, validate_state
 from .errors import PuzzleError
-from .geometry import grid
+from .geometry import grid, slide
 
 MAX_CELLS = 9
 
 
 @lru_cache(maxsize=8)
 def _table(goal_flat: Flat, rows: int, cols: int) -> dict[Flat, int]:
-    nbrs = grid(rows, cols).neighbors
+    targets = grid(rows, cols).targets
     depth = {goal_flat: 0}
     layer = [goal_flat]
     d = 0
@@ -27,10 +27,8 @@ def _table(goal_flat: Flat, rows: int, cols: int) -> dict[Flat, int]:
         nxt = []
         for s in layer:
             z = s.index(0)
-            for _, q in nbrs[z]:
-                t = list(s)
-                t[z], t[q] = t[q], 0
-                t = tuple(t)
+            for q in targets[z]:
+                t = slide(s, z, q)
                 if t not in depth:
                     depth[t] = d
                     nxt.append(t)

@@ -23,6 +23,8 @@ from typing import Any
 from nbconvert.preprocessors import Preprocessor
 from traitlets import Bool
 
+from .messages import error_output
+
 BEGIN, END = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
 PLACEHOLDER = "# (hidden tests ran here: they check more cases and are not shown)"
 HIDDEN_FAILED = ("one of the hidden tests failed.\nThey try more cases than the visible "
@@ -169,11 +171,8 @@ def hidden_failure_words(evalue: str, snippets: list[str]) -> str:
 
 
 def _hidden_failure(error: Any, snippets: list[str]) -> dict[str, Any]:
-    from nbformat.v4 import new_output
     ename = error.get("ename", "AssertionError")
-    words = hidden_failure_words(error.get("evalue", ""), snippets)
-    return new_output("error", ename=ename, evalue=words,
-                      traceback=[f"\x1b[0;31m{ename}\x1b[0m: {words}"])
+    return error_output(ename, hidden_failure_words(error.get("evalue", ""), snippets))
 
 
 class StripHiddenTests(Preprocessor):

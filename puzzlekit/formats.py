@@ -1,8 +1,8 @@
 """Converters between states and every format the course material uses.
 
 - flat list with 0 for the blank, row-major (seeds 000 and 001): ``[1, 0, 3, 4, 2, 5, 7, 8, 6]``
-- flat list with ``' '`` for the blank (seed 003): ``[1, 2, ..., 15, ' ']``
-- a string like ``'1238_4765'`` with ``_`` for the blank (seed 004)
+- flat list with ``' '`` for the blank (the 15-puzzle notebook): ``[1, 2, ..., 15, ' ']``
+- a string like ``'1238_4765'`` with ``_`` for the blank (the lecture slides)
 - Princeton file text: first line N, then N rows of N numbers (0 = blank)
 """
 
@@ -60,7 +60,8 @@ def from_flat(items: Sequence[object], rows: int | None = None, cols: int | None
 
 
 def to_flat(S: State, blank: object = 0) -> list:
-    """Row-major flat list of `S`, with `blank` in place of 0 (use ``' '`` for seed 003)."""
+    """Row-major flat list of `S`, with `blank` in place of 0 (``' '`` as in the 15-puzzle
+    notebook)."""
     return [blank if x == 0 else x for x in flatten(validate_state(S))]
 
 

@@ -15,7 +15,7 @@ import time
 from typing import IO, Any
 
 from .errors import PuzzleError
-from .progress_display import in_notebook
+from .context import in_notebook
 
 SLOWEST = 3
 

@@ -16,7 +16,12 @@ from __future__ import annotations
 import contextlib
 import functools
 import html
+import importlib
 import inspect
+import io
+import linecache
+import pprint
+import re
 import signal
 import sys
 import threading
@@ -24,14 +29,20 @@ import types
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
-from .board import State
+import puzzlekit
+
+from .board import State, flatten
+from .context import in_notebook
 from .diagnose import diagnose_move, diagnose_neighbours, diagnose_path, diagnose_search
+from .display import board_html, diff_html
 from .errors import PuzzleError
+from .formats import as_state
 from .heuristics import manhattan
-from .moves import check_solution
 from .instrument import ExpansionLimit, Recorder, counted
 from .judge import current_judge
 from .messages import NO_RETURN, PartlyRight, install, note, notes, partly, passed, summary
+from .moves import check_solution, moves_to_path
+from .text import board_str
 
 T = TypeVar("T")
 
@@ -45,12 +56,12 @@ __all__ = ["assert_board_equal", "assert_solution", "assert_equal", "assert_prin
 # Reading whatever a student returns as a board
 
 def as_board(x: object) -> State | None:
-    """`x` as a state if it is a board in any of the seeds' formats, else None.
+    """`x` as a state if it is a board in any format of the course's documents, else None.
 
     Accepts tuples/lists of rows, flat lists (0, ``' '`` or ``'_'`` blank), strings like
-    ``'1238_4765'`` and objects with a ``squares`` attribute (seed 004's class).
+    ``'1238_4765'`` and objects with a ``squares`` attribute (the `EightPuzzle` class of
+    the lecture slides on an 8-puzzle solver).
     """
-    from .formats import as_state
     squares = getattr(x, "squares", None)
     if squares is not None and not isinstance(x, (str, Sequence)):
         x = list(squares)
@@ -72,13 +83,7 @@ def _grid(x: object) -> State | None:
     return tuple(tuple(r) for r in rows)
 
 
-def _board_text(S: State) -> str:
-    from .text import board_str
-    return board_str(S)
-
-
 def _board_lines(x: object) -> list[str]:
-    from .text import board_str
     S = as_board(x)
     if S is None:
         return repr(x).splitlines() or [""]
@@ -101,50 +106,8 @@ def side_by_side(left: object, right: object, titles: tuple[str, str] = ("expect
 # ---------------------------------------------------------------------------
 # Showing the two boards in colour when running in a notebook
 
-def _in_notebook() -> bool:
-    shell = sys.modules.get("IPython")
-    if shell is None:
-        return False
-    try:
-        ip = shell.get_ipython()  # type: ignore[attr-defined]
-    except Exception:
-        return False
-    return ip is not None and "IPKernelApp" in getattr(ip, "config", {})
-
-
-_COLOURS = ["#ffffff", "#add8e6", "#ffc0cb", "#ee82ee", "#ffa500", "#fa8072", "#ffff66",
-            "#90ee90", "#f4a460"]
-
-
-def _fallback_diff_html(expected: State, got: State | None, got_raw: object) -> str:
-    """A minimal coloured pair of boards (used until puzzlekit.display is available)."""
-    def table(S: State, other: State | None) -> str:
-        cells = []
-        for r, row in enumerate(S):
-            tds = []
-            for c, x in enumerate(row):
-                wrong = other is not None and other[r][c] != x
-                colour = _COLOURS[x % len(_COLOURS)] if x else "#ffffff"
-                border = "3px solid #d00" if wrong else "1px solid #333"
-                tds.append(f'<td style="background:{colour};border:{border};width:2em;'
-                           f'height:2em;text-align:center;font-weight:bold;color:#000">'
-                           f'{x or ""}</td>')
-            cells.append("<tr>" + "".join(tds) + "</tr>")
-        return '<table style="border-collapse:collapse">' + "".join(cells) + "</table>"
-
-    got_html = (table(got, expected) if got is not None
-                else f"<pre>{html.escape(repr(got_raw)[:300])}</pre>")
-    return ('<div style="display:flex;gap:2em;align-items:flex-start">'
-            f'<div><b>expected</b>{table(expected, got)}</div>'
-            f'<div><b>got</b>{got_html}</div></div>')
-
-
 def _diff_html(expected: State, got: State | None, got_raw: object) -> str:
-    try:
-        from .display import diff_html
-        return str(diff_html(expected, got if got is not None else got_raw))
-    except Exception:   # the visuals module is optional here
-        return _fallback_diff_html(expected, got, got_raw)
+    return str(diff_html(expected, got if got is not None else got_raw))
 
 
 def _show_html(markup: str) -> None:
@@ -152,7 +115,7 @@ def _show_html(markup: str) -> None:
     if judge is not None:      # autograding: the grader keeps the picture for the feedback
         judge.display_html(markup)
         return
-    if not _in_notebook():
+    if not in_notebook():
         return
     try:
         from IPython.display import HTML, display
@@ -181,14 +144,14 @@ def assert_board_equal(got: object, expected: object, *, what: str = "the board"
         return
     _show_html(_diff_html(want, have, got))
     if got is None:
-        raise AssertionError(f"{what} should be the board\n{_board_text(want)}\n"
+        raise AssertionError(f"{what} should be the board\n{board_str(want)}\n"
                              f"but it is None, nothing. {NO_RETURN}")
     before = as_board(start) if start is not None else None
     if have is None:
         grid = _grid(got)   # rows of tiles that break a rule: a tile twice, no blank
         why = diagnose_move(before, grid, want) if before and grid else None
         head = f"{what}: {why}\nit" if why else what
-        raise AssertionError(f"{head} should be the board\n{_board_text(want)}\n"
+        raise AssertionError(f"{head} should be the board\n{board_str(want)}\n"
                              f"but it is {got!r:.200}, which is not a board")
     why = (diagnose_move(before, have, want) if before is not None else None) or why
     head = f"{what}: {why}" if why else f"{what} is not the expected board"
@@ -200,13 +163,13 @@ def _boards_in(x: object) -> list[State] | None:
     """The boards of a set of boards (what `nextStates` returns), else None."""
     if not isinstance(x, (set, frozenset)):
         return None
-    boards = [as_board(b) for b in x]
-    return None if any(b is None for b in boards) else sorted(boards)  # type: ignore[arg-type,type-var]
+    boards = [S for S in map(as_board, x) if S is not None]
+    return sorted(boards) if len(boards) == len(x) else None
 
 
 def boards_in_a_row(boards: Sequence[State], gap: int = 4) -> str:
     """Several boards as plain text next to each other."""
-    columns = [_board_text(S).splitlines() for S in boards]
+    columns = [board_str(S).splitlines() for S in boards]
     widths = [max(len(line) for line in col) for col in columns]
     rows = []
     for i in range(max((len(col) for col in columns), default=0)):
@@ -216,10 +179,6 @@ def boards_in_a_row(boards: Sequence[State], gap: int = 4) -> str:
 
 
 def _boards_html(groups: list[tuple[str, list[State]]]) -> str:
-    try:
-        from .display import board_html
-    except Exception:   # the visuals module is optional here
-        return ""
     rows = [f'<div><b>{html.escape(title)}</b><div style="display:flex;flex-wrap:wrap;gap:1em">'
             + "".join(board_html(S) for S in boards) + "</div></div>"
             for title, boards in groups if boards]
@@ -241,7 +200,6 @@ def _set_difference_message(message: str, got: list[State], expected: list[State
 
 def _shown(x: object, limit: int = 600) -> str:
     """A value as readable text: wrapped to lines of ~76 characters, cut after `limit`."""
-    import pprint
     text = pprint.pformat(x, width=76, compact=True)
     text = text if len(text) <= limit else text[:limit] + " …"
     return text.replace("\n", "\n            ")
@@ -339,27 +297,16 @@ class _Forbidden:
         raise _forbidden_call(self.name)
 
 
-def _reference(name: str) -> tuple[object, object]:
+def _reference(name: str) -> tuple[types.ModuleType, object]:
     """(the module that defines puzzlekit.`name`, the function)."""
-    import importlib
-
-    import puzzlekit
-    module_name = puzzlekit._EXPORTS.get(name)
-    if module_name is None:
-        raise PuzzleError(f"forbid_reference: puzzlekit has no reference called {name!r}")
-    module = importlib.import_module(f"puzzlekit.{module_name}")
+    module = importlib.import_module(f"puzzlekit.{puzzlekit.reference_module(name)}")
     return module, getattr(module, name)
 
 
-#: puzzlekit modules that import nothing heavy (no matplotlib, no ipywidgets)
-_LIGHT = ("board", "lecture", "moves", "formats", "solvability", "scramble", "exact",
-          "heuristics", "layered", "solver", "text", "display")
-
-
-def _import_light_modules() -> None:
-    import importlib
-    for name in _LIGHT:
-        importlib.import_module(f"puzzlekit.{name}")
+def _import_references() -> None:
+    """Import every module behind the front (but those that need ipywidgets)."""
+    for module in sorted(set(puzzlekit.references().values()) - puzzlekit.HEAVY_MODULES):
+        importlib.import_module(f"puzzlekit.{module}")
 
 
 def _restore_leftovers(originals: dict[str, object]) -> None:
@@ -392,9 +339,10 @@ def _caller_namespaces() -> list[dict[str, Any]]:
 _ABSENT = object()
 
 #: forbidding one of these names also forbids every function of these modules, however
-#: it is reached (`puzzlekit.uninformed.bfs`, `puzzlekit.layered._bfs`, ...)
-_ENGINES = {"solve": ("solver", "uninformed", "informed", "layered", "pdb", "large"),
-            "search": ("layered",), "bfs_layers": ("layered",)}
+#: it is reached (`puzzlekit.uninformed.bfs`, `puzzlekit.fast_idastar.search_manhattan`, ...)
+_ENGINES = {"solve": ("solver", "uninformed", "informed", "layered", "pdb", "large",
+                       "fast_idastar", "heuristic_choice"),
+            "search": ("layered", "uninformed"), "bfs_layers": ("layered", "uninformed")}
 
 
 def _stand_in_code(name: str) -> types.CodeType:
@@ -402,7 +350,6 @@ def _stand_in_code(name: str) -> types.CodeType:
 
     Its source is put into `linecache`, so that a student's traceback shows the line
     that says what happened instead of "Could not get source"."""
-    import linecache
     filename = f"<puzzlekit's {name}, switched off while this test runs>"
     source = (f"def {name}(*args, **kwargs):\n"
               f"    raise __import__('puzzlekit.grading', fromlist=['_'])"
@@ -433,7 +380,6 @@ def _forbidden_call(name: str) -> AssertionError:
 def _functions_behind(names: tuple[str, ...]) -> dict[str, list[types.FunctionType]]:
     """For each forbidden name: the function objects to disable (the reference itself and,
     for the searches, every function of the engine modules)."""
-    import importlib
     behind: dict[str, list[types.FunctionType]] = {}
     for name in names:
         module, func = _reference(name)
@@ -451,13 +397,12 @@ def forbidding(*names: str) -> Iterator[list[str]]:
     """While the block runs, puzzlekit's references `names` do not work: calling one, by
     any route (an alias, a default argument, `functools.partial`, a bound method, a
     private module), raises and is recorded in the list the block gets."""
-    import puzzlekit
     calls: list[str] = []
     patches: list[tuple[dict[str, Any], str, object]] = []   # (namespace, key, old value)
     swapped: list[tuple[types.FunctionType, types.CodeType]] = []
     # look every reference up (importing its module, and whatever that imports) before
     # patching any, so that no module imported now keeps a stand-in for good
-    _import_light_modules()
+    _import_references()
     found = {name: _reference(name) for name in names}
     originals = {name: func for name, (_, func) in found.items()}
     behind = _functions_behind(tuple(found))
@@ -637,12 +582,6 @@ def assert_prints_path(func: Callable[..., object], board: Sequence[object], mov
     blank may be printed as 0 or as a space.
     """
     __tracebackhide__ = True   # pytest reports the line of the test that called this
-    import io
-    import re
-
-    from .board import flatten
-    from .formats import as_state
-    from .moves import moves_to_path
     what = what or f"{getattr(func, '__name__', 'your function')}({list(board)!r}, {moves!r})"
     out = io.StringIO()
     with contextlib.redirect_stdout(out):

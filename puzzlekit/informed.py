@@ -12,24 +12,25 @@ import math
 from itertools import count
 from typing import Any
 
-from .problem import Budget, reconstruct
+from .problem import Budget, Problem, reconstruct
 
 
-def best_first(P: Any, budget: Budget, *, g_weight: float = 1.0, h_weight: float = 1.0,
-               **_: Any) -> list[Any] | None:
+def best_first(P: Problem, budget: Budget, *, g_weight: float = 1.0, h_weight: float = 1.0,
+               **unused: Any) -> list[Any] | None:
     """Expand the frontier state with the least f = g_weight·g + h_weight·h.
 
     (1, 0) is uniform-cost search, (0, 1) greedy best-first, (1, 1) A*, (1, w) weighted A*.
     The goal is tested when a state is expanded, so A* with an admissible heuristic and
     uniform-cost search return a cheapest path. A state reached again more cheaply is
     re-opened, which keeps A* optimal even with an admissible but inconsistent heuristic.
+    Taught in assignment 2, exercise 6 (uniform-cost) and assignment 3, exercise 2 (A*).
     """
     start, goal = P.start, P.goal
     tie = count()
     h0 = P.h(start)
     g_best: dict[Any, float] = {start: 0}
     parent: dict[Any, Any] = {start: None}
-    heap = [(h_weight * h0, h0, next(tie), 0, start)]
+    heap: list[tuple[float, float, int, float, Any]] = [(h_weight * h0, h0, next(tie), 0, start)]
     closed: set[Any] = set()
     expanded = 0
     push, pop = heapq.heappush, heapq.heappop
@@ -58,9 +59,10 @@ def best_first(P: Any, budget: Budget, *, g_weight: float = 1.0, h_weight: float
     return None
 
 
-def idastar(P: Any, budget: Budget, **_: Any) -> list[Any] | None:
+def idastar(P: Problem, budget: Budget, **unused: Any) -> list[Any] | None:
     """Iterative-deepening A*: depth-first searches bounded by f = g + h, the bound
-    raised each time to the smallest f that exceeded it. Memory grows only with depth."""
+    raised each time to the smallest f that exceeded it. Memory grows only with depth.
+    Taught in assignment 4, exercise 2."""
     start, goal = P.start, P.goal
     bound = P.h(start)
     expanded = generated = 0

@@ -61,7 +61,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from . import _EXPORTS
+from . import references
 from .errors import PuzzleError
 
 __all__ = ["Finding", "KINDS", "scan_notebook", "report", "write_csv", "add_comments",
@@ -92,6 +92,7 @@ CSV_HEADER = ("student", "assignment", "notebook", "grade_id", "finding", "line"
 
 GRADER_MODULES = ("grading", "autograde", "feedback", "judge", "agent", "wall")
 ENGINE_MODULES = frozenset({"solver", "layered", "uninformed", "informed", "pdb", "large",
+                            "fast_idastar", "heuristic_choice",
                             "problem"})
 ENGINE_NAMES = frozenset({"solve", "search"})
 LINE_WIDTH = 120
@@ -116,6 +117,9 @@ class Finding:
 
 # ---------------------------------------------------------------------------
 # What is flagged, by the dotted name student code reaches
+
+#: every name of puzzlekit's front -> the module that defines it
+_FRONT = references()
 
 _SUBMODULES = frozenset({m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)])}
                         | set(GRADER_MODULES))
@@ -257,8 +261,8 @@ class _Val:
         """The value of attribute `name` of this module or object."""
         parts = self.dotted.split(".")
         if parts[0] == "puzzlekit" and self.is_module:
-            if name in _EXPORTS:
-                return _Val(f"puzzlekit.{_EXPORTS[name]}.{name}")
+            if name in _FRONT:
+                return _Val(f"puzzlekit.{_FRONT[name]}.{name}")
             if len(parts) == 1 and name in _SUBMODULES:
                 return _Val(f"puzzlekit.{name}", is_module=True)
         return _Val(f"{self.dotted}.{name}")
@@ -303,7 +307,7 @@ def _fold(node: ast.AST | None, consts: Mapping[str, object]) -> object | None:
         items = [_fold(e, consts) for e in node.elts]
         return None if any(i is None for i in items) else tuple(items)
     if isinstance(node, ast.JoinedStr):
-        parts = []
+        parts: list[str] = []
         for v in node.values:
             inner = v.value if isinstance(v, ast.FormattedValue) else v
             folded = _fold(inner, consts)
@@ -335,11 +339,11 @@ def _fold(node: ast.AST | None, consts: Mapping[str, object]) -> object | None:
         s = node.slice
         try:
             if isinstance(s, ast.Slice):
-                parts = (s.lower, s.upper, s.step)
-                bounds = [None if x is None else _fold(x, consts) for x in parts]
-                if any(b is None and x is not None for b, x in zip(bounds, parts)):
+                ends = (s.lower, s.upper, s.step)
+                bounds: list[Any] = [None if x is None else _fold(x, consts) for x in ends]
+                if any(b is None and x is not None for b, x in zip(bounds, ends)):
                     return None
-                return base[slice(*bounds)]  # type: ignore[misc]
+                return base[slice(*bounds)]
             index = _fold(s, consts)
             return base[index] if isinstance(index, int) else None
         except (IndexError, TypeError, ValueError):
@@ -383,7 +387,8 @@ def _fold_str(node: ast.AST | None, consts: Mapping[str, object]) -> str | None:
 # ---------------------------------------------------------------------------
 # Scopes: which names a function, class or comprehension binds
 
-_SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)
+_SCOPES = (*_FUNCTIONS, ast.ClassDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
@@ -435,7 +440,7 @@ def _scope_names(node: ast.AST) -> tuple[set[str], set[str]]:
         body: list[ast.AST] = [node.body]
     else:
         body = list(node.body)  # type: ignore[attr-defined]
-    names: set[str] = set(_params(node)) if not isinstance(node, ast.ClassDef) else set()
+    names: set[str] = set(_params(node)) if isinstance(node, _FUNCTIONS) else set()
     declared: set[str] = set()
     for n in _own_nodes(body):
         if isinstance(n, (ast.Global, ast.Nonlocal)):
@@ -502,9 +507,9 @@ def _global_loads(tree: ast.AST) -> set[str]:
                 for d in node.decorator_list:
                     walk(d, local)
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                for d in (*node.args.defaults, *node.args.kw_defaults):
-                    if d is not None:
-                        walk(d, local)
+                for default in (*node.args.defaults, *node.args.kw_defaults):
+                    if default is not None:
+                        walk(default, local)
             names, declared = _scope_names(node)
             inner = local | frozenset(names) if not isinstance(node, ast.ClassDef) else local
             inner = inner - frozenset(declared)
@@ -756,7 +761,7 @@ class _Exercise:
         self.consts = consts
 
 
-def _binding_identity(stmt: ast.stmt, name: str) -> str:
+def _binding_identity(stmt: ast.AST, name: str) -> str:
     """What an import binds to `name` (a dotted name), '' for any other binding."""
     if isinstance(stmt, ast.Import):
         for a in stmt.names:
@@ -860,7 +865,7 @@ def _env_apply(stmt: ast.stmt, env: dict[str, _Val],
         for a in stmt.names:
             if a.name == "*":
                 if stmt.module == "puzzlekit":
-                    for name in _EXPORTS:
+                    for name in _FRONT:
                         env[name] = _import_val("puzzlekit", name)
                 continue
             env[a.asname or a.name] = _import_val(stmt.module, a.name)
@@ -1013,13 +1018,14 @@ class _Visitor(ast.NodeVisitor):
                       callable_value: bool) -> None:
         """rebinds-helper and shadowed builtins, for module-level bindings of `names`."""
         dumped: str | None = None
-        helpers, shadowed = [], []
+        helpers: list[str] = []
+        shadowed: list[str] = []
         for name in names:
             self.scan.student_binds.setdefault(name, []).append(
                 (self.cell.index, getattr(stmt, "lineno", 0)))
             if name in self.ex.solution_names:
                 continue
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and name in _EXPORTS:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and name in _FRONT:
                 continue   # the student's own nextStates etc.: the grader uses puzzlekit's
             protected = name in self.ex.protected
             shadows = name in self.ex.test_builtins and callable_value
@@ -1103,7 +1109,8 @@ class _Visitor(ast.NodeVisitor):
 
     def call_target(self, node: ast.Call) -> tuple[_Val | None, _Val | None]:
         """(what a call returns, the module it took it from) for getattr, attrgetter,
-        ``M.__getattr__``, ``vars(M).get``, import_module, __import__, vars and globals."""
+        ``M.__getattr__``, ``vars(M).get``, ``puzzlekit.reference``, import_module,
+        __import__, vars and globals."""
         args, consts = node.args, self.scan.consts
         name = _fold_str(args[0], consts) if args else None
         if isinstance(node.func, ast.Call):               # attrgetter("search")(puzzlekit)
@@ -1134,6 +1141,9 @@ class _Visitor(ast.NodeVisitor):
             if base is None or base.ns:
                 return None, None
             return base.attr(_fold_str(args[1], consts) or "?"), base
+        if func.dotted == "puzzlekit.reference" and args:     # the front's own look-up
+            front = _Val("puzzlekit", is_module=True)
+            return front.attr(name or "?"), front
         if func.dotted == "importlib.import_module" and name:
             return _module_val(name), None
         if func.dotted == "builtins.__import__" and name:
@@ -1297,7 +1307,7 @@ class _Visitor(ast.NodeVisitor):
         module = base.puzzlekit_module
         if module is None:
             return
-        names = [n for n, m in _EXPORTS.items() if module in ("", m)]
+        names = [n for n, m in _FRONT.items() if module in ("", m)]
         for name in names:
             before, self.attrib = self.attrib, (name,)
             self.reach(node, base.attr(name), base, star=True)
@@ -1516,8 +1526,8 @@ def _implementing(forbidden: Iterable[str]) -> dict[str, str]:
     """module -> a forbidden public name it implements (the engine for solve/search)."""
     out: dict[str, str] = {}
     for name in sorted(forbidden):
-        if name in _EXPORTS:
-            out.setdefault(_EXPORTS[name], name)
+        if name in _FRONT:
+            out.setdefault(_FRONT[name], name)
         if name in ENGINE_NAMES:
             for module in sorted(ENGINE_MODULES):
                 out.setdefault(module, name)
@@ -1530,7 +1540,7 @@ def _covers(forbidden: Iterable[str], ident: tuple[str, str]) -> str | None:
     if not forbidden:
         return None
     module, name = ident
-    if name in forbidden and _EXPORTS.get(name) == module:
+    if name in forbidden and _FRONT.get(name) == module:
         return name
     if module in ENGINE_MODULES and forbidden & ENGINE_NAMES:
         return sorted(forbidden & ENGINE_NAMES)[0]
@@ -1569,7 +1579,7 @@ def _label(ident: tuple[str, str]) -> str:
         return f"puzzlekit{'.' + module if module else ''} through a computed name"
     if name == "*":
         return f"everything of puzzlekit.{module}"
-    if _EXPORTS.get(name) == module:
+    if _FRONT.get(name) == module:
         return f"puzzlekit.{name}"
     return f"puzzlekit.{module}.{name}" if module else f"puzzlekit.{name}"
 
@@ -1657,10 +1667,10 @@ def _scan(submitted_nb: Mapping[str, Any], ex: _Exercise, student: str, assignme
           notebook: str) -> list[Finding]:
     scan = _Scan(ex)
     cells: list[tuple[_Cell, str]] = []
-    for index, cell, gid, role in _answer_cells(submitted_nb, ex, scan):
-        text = ex.locked[gid] if role == "locked" else _source_text(cell)
+    for index, raw, gid, role in _answer_cells(submitted_nb, ex, scan):
+        text = ex.locked[gid] if role == "locked" else _source_text(raw)
         cells.append((_Cell(index, gid, role == "added", _parse(text)), role))
-        submitted = _source_text(cell)
+        submitted = _source_text(raw)
         if role == "locked" and _MISSING in submitted.split("\n", 1)[0]:
             _deleted_locked(scan, gid, text, index)     # nbgrader added it back
         elif role == "locked" and _normalized(submitted) != _normalized(text):

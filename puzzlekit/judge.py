@@ -42,7 +42,7 @@ from typing import Any, Protocol
 
 from . import wire
 from .instrument import Recorder, limit_message
-from .messages import NOT_WRITTEN, explain, take_awarded, take_notes, take_partial
+from .messages import NOT_WRITTEN, explain, plain, red, take_awarded, take_notes, take_partial
 
 #: the widest line of a message in the feedback (its page does not scroll sideways)
 WIDTH = 90
@@ -323,7 +323,7 @@ class Judge:
     def _error_output(self, e: BaseException) -> dict[str, Any]:
         ename = type(e).__name__
         evalue = explain(e) or str(e)
-        chunks = [f"\x1b[0;31m{'-' * 75}\x1b[0m\n\x1b[0;31m{ename}\x1b[0m"
+        chunks = [f"{red('-' * 75)}\n{red(ename)}"
                   "                            Traceback (most recent call last)"]
         tb = e.__traceback__
         while tb is not None:
@@ -338,13 +338,16 @@ class Judge:
                 chunks.append(f"Cell \x1b[0;32mIn[{label}]\x1b[0m, line {n}{where}\n"
                               f"\x1b[0;32m----> {n}\x1b[0m {text}\n")
             tb = tb.tb_next
-        chunks += list(getattr(e, "student_traceback", []))[1:]
+        student = list(getattr(e, "student_traceback", []))[1:]
+        if student and plain(student[-1]).startswith(f"{ename}:"):
+            student.pop()       # the kernel's own last line: said once, below, explained
+        chunks += student
         # the feedback page does not scroll sideways: long lines of the message wrap there
         shown = "\n".join(textwrap.fill(line, WIDTH, subsequent_indent="  ",
                                         break_long_words=False, break_on_hyphens=False)
                           if len(line) > WIDTH else line
                           for line in f"{ename}: {evalue}".splitlines())
-        chunks.append(f"\x1b[0;31m{ename}\x1b[0m" + shown[len(ename):])
+        chunks.append(red(ename) + shown[len(ename):])
         return {"output_type": "error", "ename": ename, "evalue": evalue,
                 "traceback": chunks}
 

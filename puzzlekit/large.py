@@ -18,38 +18,39 @@ from collections import deque
 
 from .board import State, flatten, resolve_goal, shape, validate_state
 from .errors import PuzzleError, Unsolvable
-
-_STEP_LETTER = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
-_BACK = {"U": "D", "D": "U", "L": "R", "R": "L"}
+from .geometry import INVERSE, grid, slide
+from .solvability import parity_report
 
 
 def solve_large(start: State, goal: State | None = None) -> str:
     """A legal (not necessarily shortest) move string from `start` to `goal`, any size."""
     start = validate_state(start, name="start")
     goal = resolve_goal(start, goal)
-    from .solvability import explain_solvability
-    report = explain_solvability(start, goal)
+    report = parity_report(start, goal)
     if not report.solvable:
         raise Unsolvable("No solution possible. " + report.text)
+    return line_by_line(start, goal)
+
+
+def line_by_line(start: State, goal: State) -> str:
+    """`solve_large` for boards already checked: legal, of one shape, goal reachable."""
     if start == goal:
         return ""
     rows, cols = shape(start)
-    g = list(flatten(goal))
+    g = flatten(goal)
     # walk the goal's blank to the bottom-right corner: right, then down
     z = g.index(0)
     detour = []
     while z % cols != cols - 1:
-        g[z], g[z + 1] = g[z + 1], 0
-        z += 1
+        g, z = slide(g, z, z + 1), z + 1
         detour.append("R")
     while z // cols != rows - 1:
-        g[z], g[z + cols] = g[z + cols], 0
-        z += cols
+        g, z = slide(g, z, z + cols), z + cols
         detour.append("D")
     target = {t: p for p, t in enumerate(g)}        # tile -> its square in the corner goal
     board = _Board(rows, cols, [target[t] if t else -1 for t in flatten(start)])
     board.solve()
-    return "".join(board.moves) + "".join(_BACK[m] for m in reversed(detour))
+    return "".join(board.moves) + "".join(INVERSE[m] for m in reversed(detour))
 
 
 class _Stuck(Exception):
@@ -69,14 +70,7 @@ class _Board:
         self.blank = cells.index(-1)
         self.locked = bytearray(rows * cols)
         self.moves: list[str] = []
-        self.nbrs = []
-        for p in range(rows * cols):
-            r, c = divmod(p, cols)
-            opts = []
-            for letter, (dr, dc) in _STEP_LETTER.items():
-                if 0 <= r + dr < rows and 0 <= c + dc < cols:
-                    opts.append((letter, p + dr * cols + dc))
-            self.nbrs.append(tuple(opts))
+        self.nbrs = grid(rows, cols).neighbors
 
     # ------------------------------------------------------------------ primitive moves
 
@@ -93,7 +87,7 @@ class _Board:
         start = self.blank
         if start == goal:
             return
-        parent = {start: None}
+        parent: dict[int, tuple[int, str] | None] = {start: None}
         frontier = deque([start])
         locked, nbrs = self.locked, self.nbrs
         while frontier:
@@ -108,8 +102,8 @@ class _Board:
             raise _Stuck
         path = []
         p = goal
-        while p != start:
-            prev, letter = parent[p]          # type: ignore[misc]
+        while (link := parent[p]) is not None:
+            prev, letter = link
             path.append((letter, p))
             p = prev
         for letter, q in reversed(path):

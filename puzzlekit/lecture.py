@@ -1,4 +1,4 @@
-"""The lecture's vocabulary (seed 002), with exactly its names and meanings.
+"""The lecture notebook's vocabulary, with exactly its names and meanings.
 
 ``moveUp(S, r, c)`` moves the *tile* below the blank up, so the blank goes down;
 ``moveDown``, ``moveLeft`` and ``moveRight`` likewise name where the tile goes.
@@ -9,13 +9,14 @@ from __future__ import annotations
 
 from functools import lru_cache
 from operator import itemgetter
+from typing import Any, TypeAlias
 
 from .board import State
 from .errors import PuzzleError
 
 
 def findZero(S: State) -> tuple[int, int]:
-    """(row, col) of the blank in state `S`.
+    """(row, col) of the blank in state `S`. Taught in assignment 1, exercise 2.
 
     >>> findZero(((8, 0, 6), (5, 4, 7), (2, 3, 1)))
     (0, 1)
@@ -63,7 +64,9 @@ def _swap(S: State, r: int, c: int, r2: int, c2: int) -> State:
 
 
 def moveUp(S: State, r: int, c: int) -> State:
-    """Move the tile below the blank (at row r, column c) up; the blank goes down."""
+    """Move the tile below the blank (at row r, column c) up; the blank goes down.
+
+    Taught in assignment 1, exercise 3."""
     _check_blank(S, r, c, "moveUp")
     if r + 1 >= len(S):
         raise PuzzleError(f"moveUp: no tile below the blank at row {r} (it is the last row)")
@@ -71,7 +74,8 @@ def moveUp(S: State, r: int, c: int) -> State:
 
 
 def moveDown(S: State, r: int, c: int) -> State:
-    """Move the tile above the blank down; the blank goes up."""
+    """Move the tile above the blank down; the blank goes up. Taught in assignment 1,
+    exercise 4."""
     _check_blank(S, r, c, "moveDown")
     if r == 0:
         raise PuzzleError("moveDown: no tile above the blank (it is in the top row)")
@@ -79,7 +83,8 @@ def moveDown(S: State, r: int, c: int) -> State:
 
 
 def moveLeft(S: State, r: int, c: int) -> State:
-    """Move the tile right of the blank to the left; the blank goes right."""
+    """Move the tile right of the blank to the left; the blank goes right. Taught in
+    assignment 1, exercise 5."""
     _check_blank(S, r, c, "moveLeft")
     if c + 1 >= len(S[r]):
         raise PuzzleError("moveLeft: no tile right of the blank (it is in the last column)")
@@ -87,7 +92,8 @@ def moveLeft(S: State, r: int, c: int) -> State:
 
 
 def moveRight(S: State, r: int, c: int) -> State:
-    """Move the tile left of the blank to the right; the blank goes left."""
+    """Move the tile left of the blank to the right; the blank goes left. Taught in
+    assignment 1, exercise 5."""
     _check_blank(S, r, c, "moveRight")
     if c == 0:
         raise PuzzleError("moveRight: no tile left of the blank (it is in the first column)")
@@ -95,7 +101,8 @@ def moveRight(S: State, r: int, c: int) -> State:
 
 
 def nextStates(S: State) -> set[State]:
-    """The set of states reachable from `S` in one move (2 to 4 of them)."""
+    """The set of states reachable from `S` in one move (2 to 4 of them). Taught in
+    assignment 1, exercise 6."""
     for r, row in enumerate(S):
         if 0 in row:
             c = row.index(0)
@@ -104,7 +111,7 @@ def nextStates(S: State) -> set[State]:
         findZero(S)                     # raises the PuzzleError that names the problem
     result = set()
     for lo, hi, new_lo, new_hi, rebuild in _successor_recipes(len(S), len(S[0]))[r][c]:
-        if hi is None:                  # a sideways move changes one row
+        if hi is None or new_hi is None:      # a sideways move changes one row
             result.add(rebuild(S + (new_lo(S[lo]),)))
         else:                           # a vertical move changes two rows
             pair = S[lo] + S[hi]
@@ -112,7 +119,9 @@ def nextStates(S: State) -> set[State]:
     return result
 
 
-Recipe = tuple[int, "int | None", itemgetter, "itemgetter | None", itemgetter]
+#: (first row, second row or None, new first row, new second row or None, new state)
+Recipe: TypeAlias = ("tuple[int, int | None, itemgetter[Any], itemgetter[Any] | None, "
+                     "itemgetter[Any]]")
 
 
 @lru_cache(maxsize=64)
@@ -128,7 +137,7 @@ def _successor_recipes(rows: int, cols: int) -> tuple[tuple[tuple[Recipe, ...], 
     for r in range(rows):
         line = []
         for c in range(cols):
-            recipes = []
+            recipes: list[Recipe] = []
             for r2, c2 in ((r + 1, c), (r - 1, c), (r, c + 1), (r, c - 1)):
                 if not (0 <= r2 < rows and 0 <= c2 < cols):
                     continue

@@ -30,11 +30,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .context import nbgrader_execution
+
 STUB = "raise NotImplementedError()"
-NOT_WRITTEN = ("{name} is not written yet: replace `" + STUB + "` in its cell with your "
-               "code,\nrun that cell, then this one.")
-NOT_WRITTEN_CELL = ("this exercise is not written yet: replace `" + STUB + "` with your "
-                    "code\nand run the cell again.")
+# the first line stays short: a notebook's output area is about 100 characters wide
+NOT_WRITTEN = ("{name} is not written yet: replace\n`" + STUB + "` in its cell with your "
+               "code, run that cell, then this one.")
+NOT_WRITTEN_CELL = ("this exercise is not written yet: replace\n`" + STUB + "` with your "
+                    "code and run the cell again.")
 NOT_DEFINED = ("name '{name}' is not defined yet: the exercise that defines `{name}` is "
                "above;\nwrite it and run its cell first (Run All runs every cell in order).")
 NO_RETURN = ("(a function returned None, nothing: did it forget to `return` its result?)")
@@ -42,6 +45,9 @@ PAST_THE_EDGE = ("(a row or column past the edge of the board: check that the bl
                  "that way before moving it)")
 UNHASHABLE = ("(a class that defines __eq__ needs __hash__ too, built from the same data, "
               "e.g.\nhash(tuple(self.squares)), to go in a set or be a key of a dict)")
+UNHASHABLE_BUILTIN = ("(a list can change, so it cannot go in a set or be a key of a dict: "
+                      "a board is a\ntuple of tuples; turn a list of lists back with "
+                      "tupleOfTuples before returning it)")
 TOO_DEEP = ("(a function called itself about {depth:,} deep, Python's limit: a search that "
             "goes\nthousands of moves deep needs a loop and a stack (a list) instead of "
             "recursion)")
@@ -50,6 +56,34 @@ TOO_DEEP = ("(a function called itself about {depth:,} deep, Python's limit: a s
 _PASSED_CALL = re.compile(r"""^\s*passed\(\s*["']([^"']+)["']\s*(,\s*hidden\s*=\s*True)?""",
                           re.MULTILINE)
 _PACKAGE = str(Path(__file__).resolve().parent) + os.sep
+
+
+# ---------------------------------------------------------------------------
+# The red of a notebook's error output
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+def plain(text: str) -> str:
+    """`text` without ANSI colour codes."""
+    return _ANSI.sub("", text)
+
+
+def red(text: str) -> str:
+    """`text` in the red of Jupyter's tracebacks (an ANSI colour, as IPython writes it)."""
+    return f"\x1b[0;31m{text}\x1b[0m"
+
+
+def error_line(ename: str, words: str) -> str:
+    """The last line of a traceback: the error's name in red, then what it says."""
+    return f"{red(ename)}: {words}"
+
+
+def error_output(ename: str, evalue: str) -> Any:
+    """A notebook error output of one red line, as nbgrader's feedback shows it."""
+    from nbformat.v4 import new_output
+    return new_output("error", ename=ename, evalue=evalue,
+                      traceback=[error_line(ename, evalue)])
 
 
 # ---------------------------------------------------------------------------
@@ -110,8 +144,9 @@ def explain(e: BaseException) -> str | None:
         return f"{e}\n{NO_RETURN}"
     if type(e) is IndexError and "out of range" in str(e):
         return f"{e} {PAST_THE_EDGE}"
-    if type(e) is TypeError and "unhashable type" in str(e) and UNHASHABLE[:20] not in str(e):
-        return f"{e}\n{UNHASHABLE}"
+    if type(e) is TypeError and "unhashable type" in str(e) and "(a " not in str(e):
+        builtin = re.search(r"unhashable type: '(list|dict|set|bytearray)'", str(e))
+        return f"{e}\n{UNHASHABLE_BUILTIN if builtin else UNHASHABLE}"
     if type(e) is RecursionError and "instead of recursion" not in str(e):
         return f"{e}\n{TOO_DEEP.format(depth=sys.getrecursionlimit())}"
     return None
@@ -193,9 +228,9 @@ def _show_error(shell: Any, etype: type, value: BaseException, tb: Any,
     # a stub: where the student ran it and the stub itself say it all
     short = student_frames(tb, _cell_files(shell), ends_only=is_stub(value)) or tb
     shown.__traceback__ = short
-    if os.environ.get("NBGRADER_EXECUTION") == "validate":
+    if nbgrader_execution() == "validate":
         # nbgrader's Validate dialog lists every failing cell: the words are enough there
-        stb = [f"\x1b[0;31m{type(shown).__name__}\x1b[0m: {shown}"]
+        stb = [error_line(type(shown).__name__, str(shown))]
     else:
         stb = shell.InteractiveTB.structured_traceback(type(shown), shown, short,
                                                        tb_offset=0 if short is not tb else 1)
@@ -242,7 +277,7 @@ def install(shell: Any = None) -> bool:
 # What the student reads
 
 def _grading() -> bool:
-    return os.environ.get("NBGRADER_EXECUTION") == "autograde"
+    return nbgrader_execution() == "autograde"
 
 
 class PartlyRight(AssertionError):

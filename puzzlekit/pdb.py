@@ -1,4 +1,5 @@
-"""Additive pattern databases and a fast IDA*: any 15-puzzle, optimally, in seconds.
+"""Additive pattern databases: with the IDA* of `fast_idastar.py`, any 15-puzzle,
+optimally, in seconds.
 
 Manhattan distance treats every tile as if it were alone on the board. A *pattern
 database* (PDB) does better for a group of tiles (a *pattern*): it stores, for every way
@@ -14,7 +15,7 @@ non-pattern square costs 0, onto a pattern tile costs 1, so the search is a 0-1 
 stored value is the minimum over blank positions. Everything runs in numpy on a *sparse*
 index: each position takes 4 bits, so pattern tile j at square p contributes
 ``p << 4*j``. That wastes some entries but makes the index of the next state one
-addition, which is what the IDA* below needs per node.
+addition, which is what IDA* (`fast_idastar.py`) needs per node.
 
 The 15-puzzle uses a 6-6-3 partition cut along the columns (33.5 MB of uint8 tables; on
 Korf's 100 it needs 30% fewer nodes than Korf & Felner's 6-6-3, on the hardest boards
@@ -45,24 +46,24 @@ with the blank in a corner is mapped onto the blank-first goal by a symmetry of 
 board and a relabelling of the tiles; other goals get their own tables.
 
 Per node the search does plain Python int and list work only: the tables are `bytes`.
+`pdb_heuristic` serves the other searches (A*, ...) with the same tables.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from .board import Flat, State, flatten, shape, validate_state
-from .errors import PuzzleError, SearchLimitReached, SearchStats
+from .errors import PuzzleError
+from .geometry import grid
 from .heuristics import FlatHeuristic
-
-Reporter = Callable[[Any], None]
+from .progress import ProgressEvent, Reporter, make_reporter
 
 MAX_CELLS = 16         #: tables use 4 bits per square, so boards up to 16 squares
 BITS = 4
@@ -145,7 +146,8 @@ def build_pattern(rows: int, cols: int, blank: int, cells: Sequence[int], *,
                   progress: Reporter | None = None, use_cache: bool = True) -> Pattern:
     """The pattern database of the tiles whose goal squares are `cells` (blank at `blank`).
 
-    Loaded from the disk cache when there; else built by 0-1 BFS and saved.
+    Loaded from the disk cache when there; else built by 0-1 BFS and saved. Taught in
+    assignment 4, exercise 4.
     """
     cells = tuple(cells)
     n = rows * cols
@@ -186,7 +188,6 @@ def tile_names(blank: int, cells: Sequence[int]) -> str:
 
 def _labelled(progress: Reporter, label: str) -> Reporter:
     """`progress`, with each event's name replaced by `label` (the table being built)."""
-    import dataclasses
     return lambda e: progress(dataclasses.replace(e, algorithm=label))
 
 
@@ -208,7 +209,7 @@ def _bfs_table(rows: int, cols: int, blank: int, cells: tuple[int, ...],
     dist = np.full(1 << (shift + BITS), 255, dtype=np.uint8)
     start = sum(p << (BITS * j) for j, p in enumerate(cells)) + (blank << shift)
     dist[start] = 0
-    nbrs = _neighbors(rows, cols)
+    nbrs = grid(rows, cols).targets
     d, states = 0, 0
     while True:
         frontier = np.flatnonzero(dist == d).astype(np.int32)
@@ -277,9 +278,9 @@ def _component_bfs_table(rows: int, cols: int, blank: int, cells: tuple[int, ...
             m = grown
 
     nbr = np.full((4, 16), -1, dtype=np.int64)
-    for p, qs in enumerate(_neighbors(rows, cols)):
+    for sq, qs in enumerate(grid(rows, cols).targets):
         for i, q in enumerate(qs):
-            nbr[i, p] = q
+            nbr[i, sq] = q
     seen = np.zeros(1 << (BITS * k), dtype=np.uint16)
     value = np.full(1 << (BITS * k), 255, dtype=np.uint8)
     start = sum(p << (BITS * j) for j, p in enumerate(cells))
@@ -340,15 +341,8 @@ def _sorted_set(a: Any) -> Any:
     return a[keep]
 
 
-def _event(algorithm: str, kind: str, value: float, nodes: int, elapsed: float) -> Any:
-    from .progress import ProgressEvent
+def _event(algorithm: str, kind: str, value: float, nodes: int, elapsed: float) -> ProgressEvent:
     return ProgressEvent(algorithm, kind, value, nodes, elapsed)
-
-
-@lru_cache(maxsize=16)
-def _neighbors(rows: int, cols: int) -> tuple[tuple[int, ...], ...]:
-    from .geometry import grid
-    return tuple(tuple(q for _, q in opts) for opts in grid(rows, cols).neighbors)
 
 
 # ------------------------------------------------------------- goals, symmetry, partitions
@@ -432,7 +426,6 @@ def databases(rows: int, cols: int, blank: int = 0, *, partition: str = "main",
     """
     key = (rows, cols, blank, partition)
     if key not in _DATABASES:
-        from .progress import make_reporter
         progress = make_reporter(progress)
         parts = _partition(rows, cols, blank, partition)
         if progress is not None and not _ready(rows, cols, blank, partition):
@@ -521,28 +514,18 @@ def frame(goal: Flat, rows: int, cols: int) -> Frame:
     return Frame(sigma, label, sigma[z])
 
 
-def _check_flat(s: Flat, goal: Flat, rows: int, cols: int) -> None:
-    from .solvability import is_solvable
-    from .board import unflatten
-    if rows * cols > MAX_CELLS:
-        raise PuzzleError(f"pattern databases are for boards of at most {MAX_CELLS} squares "
-                          f"(up to 4×4); this one is {rows}×{cols}. Use algorithm='reduction' "
-                          "for big boards")
-    S, G = validate_state(unflatten(s, rows, cols)), validate_state(unflatten(goal, rows, cols))
-    if not is_solvable(S, G):
-        from .errors import Unsolvable
-        raise Unsolvable("No solution possible: the start and the goal have different "
-                         "parity (see explain_solvability)")
-
-
 def pdb_heuristic(goal: State, tables: str | None = None) -> FlatHeuristic:
     """The additive PDB heuristic (max with its reflection) for `goal`, on flat states.
 
     tables: "6-6-3", "7-7-1" or None; see `table_set`.
     """
     goal = validate_state(goal, name="goal")
-    rows, cols = shape(goal)
-    g = flatten(goal)
+    return flat_pdb_heuristic(flatten(goal), *shape(goal), tables)
+
+
+def flat_pdb_heuristic(g: Flat, rows: int, cols: int, tables: str | None = None
+                       ) -> FlatHeuristic:
+    """`pdb_heuristic` for a goal already checked, given flat."""
     if rows * cols > MAX_CELLS:
         raise PuzzleError(f"pattern databases are for boards of at most {MAX_CELLS} squares "
                           f"(up to 4×4); this goal is {rows}×{cols}")
@@ -560,227 +543,3 @@ def pdb_heuristic(goal: State, tables: str | None = None) -> FlatHeuristic:
         return v
 
     return FlatHeuristic("pdb", h, None, True)
-
-
-# ------------------------------------------------------------------------------- IDA*
-
-class _Stop(Exception):
-    pass
-
-
-def idastar_pdb(start: Flat, goal: Flat, rows: int, cols: int, *,
-                max_nodes: float | None = None, time_limit: float | None = None,
-                progress: object = None, tables: str | None = None
-                ) -> tuple[str, SearchStats]:
-    """An optimal move string from `start` to `goal` by IDA* on the additive PDB heuristic.
-
-    progress: None, True or a function of a `ProgressEvent` (table building reports
-    layers; the search reports each new bound and "done").
-    tables: "6-6-3", "7-7-1" or None (see `table_set`).
-    """
-    from .progress import make_reporter
-    progress = make_reporter(progress)
-    start, goal = tuple(start), tuple(goal)
-    _check_flat(start, goal, rows, cols)
-    fr = frame(goal, rows, cols)
-    db = databases(rows, cols, fr.blank, progress=progress,
-                   partition=TABLE_SETS[table_set(tables, rows, cols, fr.blank)])
-    return _run(_pdb_engine(db, fr.board(start)), "idastar", fr, start, rows, cols,
-                max_nodes, time_limit, progress)
-
-
-def idastar_manhattan(start: Flat, goal: Flat, rows: int, cols: int, *,
-                      max_nodes: float | None = None, time_limit: float | None = None,
-                      progress: object = None) -> tuple[str, SearchStats]:
-    """An optimal move string by IDA* with Manhattan distance (incremental, any board)."""
-    from .progress import make_reporter
-    progress = make_reporter(progress)
-    start, goal = tuple(start), tuple(goal)
-    if rows * cols > MAX_CELLS:      # the engine works anywhere; only the checks differ
-        from .board import unflatten
-        from .solvability import is_solvable
-        if not is_solvable(unflatten(start, rows, cols), unflatten(goal, rows, cols)):
-            from .errors import Unsolvable
-            raise Unsolvable("No solution possible (see explain_solvability)")
-    else:
-        _check_flat(start, goal, rows, cols)
-    fr = Frame(tuple(range(rows * cols)), {t: p for p, t in enumerate(goal) if t},
-               goal.index(0))
-    return _run(_manhattan_engine(rows, cols, fr.board(start), fr.blank), "idastar", fr,
-                start, rows, cols, max_nodes, time_limit, progress)
-
-
-@dataclass
-class _Engine:
-    """A depth-first search closure plus what `_run` needs to drive it."""
-
-    dfs: Callable[..., bool]
-    blank: int
-    moves: list                  #: the root's moves
-    h0: tuple[int, ...]          #: the root's heuristic arguments
-    counts: list[int]            #: expansions per blank square
-    path: list[int]              #: blank squares, goal first, filled on success
-    hook: list[Callable[[], None]]
-
-
-def _children(rows: int, cols: int, payload: Callable[[int, int], tuple]) -> list[list[list]]:
-    """kids[b][prev]: the moves of a blank on `b` that came from `prev` (never back there).
-
-    Each entry is ``(q, *payload(b, q), kids[q][b])``: the square the blank goes to, the
-    precomputed table deltas of that move, and the move list to use from there on, so
-    the search neither tests for the parent nor looks anything up by position.
-    ``kids[b][n]`` (n = rows*cols) holds all moves, for the root.
-    """
-    n = rows * cols
-    nbrs = _neighbors(rows, cols)
-    kids: list[list[list]] = [[[] for _ in range(n + 1)] for _ in range(n)]
-    for b in range(n):
-        for prev in (*nbrs[b], n):
-            kids[b][prev].extend((q, *payload(b, q), kids[q][b]) for q in nbrs[b] if q != prev)
-    return kids
-
-
-def _pdb_engine(db: Databases, board: list[int]) -> _Engine:
-    rows, cols, n = db.rows, db.cols, db.rows * db.cols
-    pos = [0] * n
-    for sq, lab in enumerate(board):
-        pos[lab] = sq
-    blank = pos[db.blank]
-    tabs = [p.table for p in db.patterns]
-    pat, wt = list(db.pattern_of), list(db.weight)
-    ix = db.indices(pos)
-    counts = [0] * n
-    path: list[int] = []
-    hook: list[Callable[[], None]] = [lambda: None]
-    # without a symmetry the "reflection" is the board itself: same code, same answers
-    T = db.reflect or tuple(range(n))
-    rpat = [pat[T[t]] for t in range(n)]
-    rix = db.reflected_indices(pos, T)
-    kids = _children(rows, cols, lambda b, q: ([(b - q) * wt[t] for t in range(n)],
-                                               [(T[b] - T[q]) * wt[T[t]] for t in range(n)]))
-
-    def rdfs(blank: int, moves: list, rem: int, h: int, hr: int) -> bool:
-        k = counts[blank] + 1
-        counts[blank] = k
-        if not k & 4095:
-            hook[0]()
-        for nb, dl, rdl, onward in moves:
-            t = board[nb]
-            p = pat[t]
-            tab = tabs[p]
-            old = ix[p]
-            new = old + dl[t]
-            nh = h - tab[old] + tab[new]
-            if nh >= rem:
-                continue
-            rp = rpat[t]
-            rtab = tabs[rp]
-            rold = rix[rp]
-            rnew = rold + rdl[t]
-            nhr = hr - rtab[rold] + rtab[rnew]
-            if nhr >= rem:
-                continue
-            if not nh:
-                path.append(nb)
-                return True
-            board[blank] = t
-            ix[p] = new
-            rix[rp] = rnew
-            if rdfs(nb, onward, rem - 1, nh, nhr):
-                path.append(nb)
-                return True
-            ix[p] = old
-            rix[rp] = rold
-            board[nb] = t
-        return False
-    return _Engine(rdfs, blank, kids[blank][n], (db.value(ix), db.value(rix)), counts, path,
-                   hook)
-
-
-def _manhattan_engine(rows: int, cols: int, board: list[int], goal_blank: int) -> _Engine:
-    n = rows * cols
-
-    def md(t: int, p: int) -> int:
-        return abs(p // cols - t // cols) + abs(p % cols - t % cols)
-    # moving tile t from q into the blank's square b changes h by md(t, b) - md(t, q)
-    kids = _children(rows, cols, lambda b, q: (
-        [md(t, b) - md(t, q) if t != goal_blank else 0 for t in range(n)],))
-    blank = board.index(goal_blank)
-    h0 = sum(md(t, p) for p, t in enumerate(board) if p != blank)
-    counts = [0] * n
-    path: list[int] = []
-    hook: list[Callable[[], None]] = [lambda: None]
-
-    def dfs(blank: int, moves: list, rem: int, h: int) -> bool:
-        k = counts[blank] + 1
-        counts[blank] = k
-        if not k & 4095:
-            hook[0]()
-        for nb, dl, onward in moves:
-            t = board[nb]
-            nh = h + dl[t]
-            if nh >= rem:
-                continue
-            if not nh:
-                path.append(nb)
-                return True
-            board[blank] = t
-            if dfs(nb, onward, rem - 1, nh):
-                path.append(nb)
-                return True
-            board[nb] = t
-        return False
-    return _Engine(dfs, blank, kids[blank][n], (h0,), counts, path, hook)
-
-
-def _run(eng: _Engine, algorithm: str, fr: Frame, start: Flat, rows: int, cols: int,
-         max_nodes: float | None, time_limit: float | None,
-         progress: Reporter | None) -> tuple[str, SearchStats]:
-    """Iterative deepening: bounds h0, h0+2, ... (each move changes h by exactly ±1)."""
-    n = rows * cols
-    degree = [len(q) for q in _neighbors(rows, cols)]
-    stats = SearchStats(algorithm)
-    t0 = time.perf_counter()
-    roots = [0]
-
-    def tally() -> None:
-        stats.nodes_expanded = sum(eng.counts)
-        stats.nodes_generated = sum(c * (d - 1) for c, d in zip(eng.counts, degree)) + roots[0]
-        stats.elapsed = time.perf_counter() - t0
-
-    def check() -> None:
-        tally()
-        if max_nodes is not None and stats.nodes_generated >= max_nodes:
-            raise _Stop(f"node budget of {max_nodes:,.0f} reached")
-        if time_limit is not None and stats.elapsed >= time_limit:
-            raise _Stop(f"time limit of {time_limit:g} s reached")
-    eng.hook[0] = check
-    bound = max(eng.h0)
-    try:
-        while bound:
-            roots[0] += 1
-            if sys.getrecursionlimit() < bound + 100:      # deep searches on big boards
-                sys.setrecursionlimit(bound + 100)
-            if eng.dfs(eng.blank, eng.moves, bound, *eng.h0):
-                break
-            bound += 2
-            stats.depth = bound
-            if progress is not None:
-                tally()
-                progress(_event(algorithm, "bound", bound, stats.nodes_expanded,
-                                stats.elapsed))
-            check()
-    except _Stop as stop:
-        tally()
-        raise SearchLimitReached(str(stop), stats) from None
-    tally()
-    inv = [0] * n
-    for p, c in enumerate(fr.sigma):
-        inv[c] = p
-    squares = [inv[eng.blank]] + [inv[c] for c in reversed(eng.path)]
-    letters = {-cols: "U", cols: "D", -1: "L", 1: "R"}
-    moves = "".join(letters[b - a] for a, b in zip(squares, squares[1:]))
-    stats.depth = len(moves)
-    if progress is not None:
-        progress(_event(algorithm, "done", len(moves), stats.nodes_expanded, stats.elapsed))
-    return moves, stats

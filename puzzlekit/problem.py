@@ -3,22 +3,54 @@
 `FlatProblem` is the fast one: states are flat tuples, moves come from precomputed
 tables, Manhattan distance is updated in O(1) after a move. `GenericProblem` wraps any
 `next_states` function (a student's own) over any hashable states. The algorithms in
-`uninformed.py` and `informed.py` only use the few members below, so they run on both.
-`Budget` counts nodes and time and raises `SearchLimitReached` with partial statistics.
+`uninformed.py` and `informed.py` only use the few members of `Problem`, the protocol
+both provide.
+
+`Budget` is the one budget of every search of the kit (these, the lecture's `search` and
+the fast IDA* engines): it counts nodes and time, reports progress, and raises
+`SearchLimitReached` with the partial statistics. Budgets count *generated* nodes; the
+word for the cap is `max_nodes` everywhere.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Hashable, Iterable
-from typing import Any
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from typing import Any, Protocol
 
 from .errors import SearchLimitReached, SearchStats
-from .geometry import grid
+from .geometry import grid, slide
 from .heuristics import FlatHeuristic
 from .progress import ProgressEvent, Reporter
 
 Successor = tuple[str | None, Any, float, float]   # (move letter, child, step cost, h(child))
+
+#: Default node budgets (generated nodes): a search that stores every state it meets
+#: stops at 2 M (2 M tuple-states of a 15-puzzle take about 1 GB, the most a course
+#: server's kernel usually has; a full 8-puzzle has 181,440); the depth-first family,
+#: whose memory grows only with depth, at 50 M (about a minute).
+MAX_NODES_STORED = 2_000_000
+MAX_NODES_DEPTH_FIRST = 50_000_000
+
+
+class Problem(Protocol):
+    """The problem interface: all that the searches of `uninformed.py` and `informed.py`
+    ask of the puzzle. `FlatProblem` and `GenericProblem` both provide it."""
+
+    start: Any
+    goal: Any
+    h: Callable[[Any], float]          #: the heuristic of one state (0 when uninformed)
+    def successors(self, s: Any) -> Sequence[tuple[str | None, Any]]:
+        """(move letter or None, child) for each child of `s`."""
+        ...
+
+    def expand(self, s: Any, h: float) -> Sequence[Successor]:
+        """(move letter or None, child, step cost, h(child)) for each child of `s`."""
+        ...
+
+    def children(self, s: Any) -> Iterable[Any]:
+        """The states one move away from `s`."""
+        ...
 
 
 class FlatProblem:
@@ -29,7 +61,7 @@ class FlatProblem:
                  costs: dict[str, float] | None = None) -> None:
         self.start, self.goal, self.rows, self.cols = start, goal, rows, cols
         self.nbrs = grid(rows, cols).neighbors
-        self.targets = tuple(tuple(q for _, q in n) for n in self.nbrs)
+        self.targets = grid(rows, cols).targets
         self.heuristic = heuristic
         self.costs = costs or {"U": 1, "D": 1, "L": 1, "R": 1}
         self.unit_costs = all(v == 1 for v in self.costs.values())
@@ -37,28 +69,27 @@ class FlatProblem:
 
     def successors(self, s: tuple[int, ...]) -> list[tuple[str, tuple[int, ...]]]:
         z = s.index(0)
-        out = []
-        for letter, q in self.nbrs[z]:
-            t = list(s)
-            t[z] = t[q]
-            t[q] = 0
-            out.append((letter, tuple(t)))
-        return out
+        return [(letter, slide(s, z, q)) for letter, q in self.nbrs[z]]
+
+    def children(self, s: tuple[int, ...]) -> list[tuple[int, ...]]:
+        z = s.index(0)
+        return [slide(s, z, q) for q in self.targets[z]]
 
     def expand(self, s: tuple[int, ...], h: float) -> list[Successor]:
         """Children of `s` with their step cost and heuristic value (h is h(s))."""
         z = s.index(0)
         costs = self.costs
-        out = []
         heur = self.heuristic
         delta = heur.delta if heur is not None else None
         hfun = self.h
+        out: list[Successor] = []
         for letter, q in self.nbrs[z]:
-            t = list(s)
+            t = list(s)            # `geometry.slide` by hand: A*'s hot loop (bench_core)
             tile = t[q]
             t[z] = tile
             t[q] = 0
             child = tuple(t)
+            hc: float
             if delta is not None:
                 hc = h + delta[tile][q][z]
             elif heur is None:
@@ -76,7 +107,7 @@ class GenericProblem:
                  next_states: Callable[[Any], Iterable[Any]],
                  h: Callable[[Any], float] | None = None) -> None:
         self.start, self.goal = start, goal
-        self.next_states = next_states
+        self.next_states = self.children = next_states
         self.h = h or (lambda s: 0)
         self.unit_costs = True
 
@@ -101,6 +132,11 @@ class Budget:
         self.reporter = reporter
         self.t0 = time.perf_counter()
         self.stats = SearchStats(algorithm)
+        self._next_report = self.t0 + 0.5
+
+    def restart_clock(self) -> None:
+        """Count time from now (a search that first builds its tables times only itself)."""
+        self.t0 = time.perf_counter()
         self._next_report = self.t0 + 0.5
 
     def elapsed(self) -> float:

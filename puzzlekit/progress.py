@@ -7,9 +7,10 @@ a widget bar in a notebook, a text line in a terminal, nothing under nbgrader.
 
 from __future__ import annotations
 
+from .context import under_autograder
 from .errors import PuzzleError
 from .progress_display import auto_reporter
-from .progress_events import ProgressEvent, Reporter, text_reporter, under_autograder
+from .progress_events import ProgressEvent, Reporter, text_reporter
 
 __all__ = ["ProgressEvent", "Reporter", "make_reporter", "text_reporter", "under_autograder"]
 

@@ -11,20 +11,8 @@ import html
 import time
 from typing import Any
 
-from .progress_events import ProgressEvent, Reporter, text_reporter, under_autograder
-
-#: what the value of each kind of event counts
-LABELS = {"layer": "depth", "bound": "bound", "nodes": "nodes", "done": "done"}
-
-
-def in_notebook() -> bool:
-    """True inside a Jupyter kernel (where widgets can be displayed)."""
-    try:
-        from IPython import get_ipython
-    except ImportError:
-        return False
-    shell = get_ipython()
-    return shell is not None and "IPKernelApp" in getattr(shell, "config", {})
+from .context import in_notebook, under_autograder
+from .progress_events import LABELS, ProgressEvent, Reporter, text_reporter
 
 
 def describe(e: ProgressEvent) -> str:

@@ -1,15 +1,16 @@
-"""Progress events of long searches, and the plain text reporter for terminals.
+"""Progress events of long searches, their words, and the plain text reporter for terminals.
 
 The searches and both displays (`puzzlekit.progress` picks one, `puzzlekit.progress_display`
-draws the notebook's) share these, so that neither display module imports the other.
+draws the notebook's) share these; `puzzlekit.progress` imports the display, never the
+other way round.
 """
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TextIO
 
 
 @dataclass(frozen=True)
@@ -23,18 +24,16 @@ class ProgressEvent:
 
 Reporter = Callable[[ProgressEvent], None]
 
-
-def under_autograder() -> bool:
-    """True while nbgrader executes the notebook (it sets NBGRADER_EXECUTION)."""
-    return bool(os.environ.get("NBGRADER_EXECUTION"))
+#: what the value of each kind of event counts
+LABELS = {"layer": "depth", "bound": "bound", "nodes": "nodes", "done": "done"}
 
 
-def text_reporter(stream=None) -> Reporter:
+def text_reporter(stream: TextIO | None = None) -> Reporter:
     """A reporter that keeps one line of text up to date (for terminals)."""
     out = stream or sys.stderr
 
     def report(e: ProgressEvent) -> None:
-        label = {"layer": "depth", "bound": "bound", "nodes": "nodes", "done": "done"}[e.kind]
+        label = LABELS[e.kind]
         end = "\n" if e.kind == "done" else ""
         out.write(f"\r{e.algorithm}: {label} {e.value:,.0f}, {e.nodes_expanded:,} nodes "
                   f"expanded, {e.elapsed:.1f} s" + end)

@@ -1,4 +1,4 @@
-"""Scrambled boards: seed 003's `shuffle_pos`, seeded random walks, uniformly random
+"""Scrambled boards: the 15-puzzle notebook's `shuffle_pos`, seeded random walks, uniformly random
 solvable boards, and 8-puzzle boards at an exact optimal distance from the goal."""
 
 from __future__ import annotations
@@ -8,10 +8,12 @@ from functools import lru_cache
 
 from .board import State, flatten, goal_state, shape, unflatten, validate_state
 from .errors import PuzzleError
-from .geometry import INVERSE, grid
+from .exact import distance_table
+from .geometry import INVERSE, grid, slide
 from .solvability import is_solvable
 
-#: seed 003's moves: 0 = up (tile below the gap moves up), 1 = left, 2 = down, 3 = right,
+#: the 15-puzzle notebook's moves: 0 = up (tile below the gap moves up), 1 = left,
+#: 2 = down, 3 = right,
 #: as the change of the gap's index on a 4×4 board.
 SHIFT_4x4 = {0: 4, 1: 1, 2: -4, 3: -1}
 
@@ -30,11 +32,13 @@ def _allowed_4x4(gap: int) -> set[int]:
 
 
 def shuffle_pos(N: int, *, allow_undo: bool = False) -> list:
-    """Seed 003: N random moves from goal A (1..15, then ``' '``) on the 4×4 board.
+    """The 15-puzzle notebook's scramble: N random moves from goal A (1..15, then ``' '``)
+    on the 4×4 board.
 
     Each move is drawn with ``random.randint(0, 3)`` from Python's global generator;
     draws that are illegal at the edge, or that undo the previous move, are rejected and
-    drawn again. So ``random.seed(1)`` followed by the same calls gives seed 003's asserts.
+    drawn again. So ``random.seed(1)`` followed by the same calls gives that notebook's asserts.
+    Taught in assignment 2, exercise 3 (scrambling a board).
     `allow_undo`: also accept a move that undoes the previous one (a typical slip, which
     `puzzlekit.diagnose` replays).
     """
@@ -68,17 +72,16 @@ def random_walk(start: State, n: int, seed: int | random.Random | None = None,
     rng = _rng(seed)
     rows, cols = shape(start)
     nbrs = grid(rows, cols).neighbors
-    flat = list(flatten(start))
-    z = flat.index(0)
+    s = flatten(start)
+    z = s.index(0)
     moves: list[str] = []
     for _ in range(n):
         options = [(m, q) for m, q in nbrs[z]
                    if allow_undo or not moves or INVERSE[m] != moves[-1]]
         m, q = rng.choice(options)
-        flat[z], flat[q] = flat[q], 0
-        z = q
+        s, z = slide(s, z, q), q
         moves.append(m)
-    return unflatten(flat, rows, cols), "".join(moves)
+    return unflatten(s, rows, cols), "".join(moves)
 
 
 def scramble(rows: int = 3, cols: int | None = None, moves: int = 30,
@@ -108,7 +111,6 @@ def random_state(rows: int = 3, cols: int | None = None,
 
 @lru_cache(maxsize=8)
 def _layers(goal: State) -> tuple[tuple[tuple[int, ...], ...], ...]:
-    from .exact import distance_table
     table = distance_table(goal)
     layers: list[list[tuple[int, ...]]] = [[] for _ in range(max(table.values()) + 1)]
     for s, k in table.items():

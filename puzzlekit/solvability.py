@@ -42,11 +42,15 @@ def count_inversions(seq: list[int]) -> int:
 def inversions(S: State, goal: State | None = None) -> int:
     """Inversions of `S` with tiles ranked by their place in `goal` (blank skipped).
 
-    With the default goal this is the textbook count (seed 004's ``num_inversions``).
+    With the default goal this is the textbook count (the lecture slides' ``num_inversions``).
+    Taught in assignment 3, exercise 3 (boards that cannot be solved).
     """
     S = validate_state(S)
-    g = resolve_goal(S, goal)
-    rank = {t: i for i, t in enumerate(flatten(g))}
+    return _inversions(S, resolve_goal(S, goal))
+
+
+def _inversions(S: State, goal: State) -> int:
+    rank = {t: i for i, t in enumerate(flatten(goal))}
     return count_inversions([rank[t] for t in flatten(S) if t != 0])
 
 
@@ -71,9 +75,13 @@ class SolvabilityReport:
 def explain_solvability(S: State, goal: State | None = None) -> SolvabilityReport:
     """Decide solvability and explain it in words a student can check by hand."""
     S = validate_state(S)
-    g = resolve_goal(S, goal)
+    return parity_report(S, resolve_goal(S, goal))
+
+
+def parity_report(S: State, g: State) -> SolvabilityReport:
+    """`explain_solvability` for two boards already checked (legal, of one shape)."""
     rows, cols = shape(S)
-    inv = inversions(S, g)
+    inv = _inversions(S, g)
     br, gr = flatten(S).index(0) // cols, flatten(g).index(0) // cols
     lines = [f"Read the board row by row, skipping the blank, with each tile numbered by its "
              f"place in the goal: {inv} pair(s) stand in the wrong order (inversions); the "
@@ -96,10 +104,13 @@ def explain_solvability(S: State, goal: State | None = None) -> SolvabilityRepor
 
 
 def is_solvable(S: State, goal: State | None = None) -> bool:
-    """True if `goal` (default: blank last) can be reached from `S`."""
+    """True if `goal` (default: blank last) can be reached from `S`. Taught in
+    assignment 3, exercise 3 and assignment 4, exercise 1."""
     return explain_solvability(S, goal).solvable
 
 
 def permutation_sign(perm: list[int]) -> int:
-    """+1 for an even permutation, -1 for an odd one (seed 001's sgn)."""
+    """+1 for an even permutation, -1 for an odd one (Princeton's 8-puzzle assignment's sgn).
+
+    Taught in assignment 3, exercise 3 (boards that cannot be solved).."""
     return -1 if count_inversions(perm) % 2 else 1

@@ -9,19 +9,22 @@ from __future__ import annotations
 
 import gc
 import math
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .board import State, flatten, resolve_goal, shape, unflatten
+from .board import State, flatten, goal_for, shape, unflatten
 from .errors import PuzzleError, SearchLimitReached, Unsolvable
 from .formats import as_state
-from .heuristics import FlatHeuristic, flat_heuristic
+from .heuristic_choice import resolve_heuristic
 from .informed import best_first, idastar
-from .moves import normalize_moves, path_to_moves
-from .problem import Budget, FlatProblem, GenericProblem
+from .large import line_by_line
+from .moves import moves_to_path, normalize_moves, path_to_moves
+from .problem import (MAX_NODES_DEPTH_FIRST, MAX_NODES_STORED, Budget, FlatProblem,
+                      GenericProblem, Problem)
 from .progress import make_reporter
-from .solvability import explain_solvability
+from .solvability import parity_report
 from .uninformed import bfs, bidirectional, dfs, dls, iddfs
 
 
@@ -61,9 +64,8 @@ _ALIASES = {"a*": "astar", "ida*": "idastar", "breadth-first": "bfs", "depth-fir
             "uniform-cost": "ucs", "dijkstra": "ucs", "weighted": "weighted_astar",
             "bidir": "bidirectional", "ids": "iddfs", "best-first": "greedy"}
 
-#: Node caps (generated nodes) when `max_nodes` is not given: about 1 GB of states at most
-#: for searches that keep every state, and about a minute for the depth-first family.
-DEFAULT_MAX_NODES = {True: 2_000_000, False: 50_000_000}
+#: Node caps when `max_nodes` is not given, by `Algorithm.memory_bound` (see problem.py).
+DEFAULT_MAX_NODES = {True: MAX_NODES_STORED, False: MAX_NODES_DEPTH_FIRST}
 
 
 @dataclass
@@ -118,39 +120,6 @@ def _costs(costs: dict[str, float] | None) -> dict[str, float] | None:
     return out
 
 
-def _builtin_name(heuristic: object) -> object:
-    """puzzlekit's own heuristic functions by name, so searches use their fast versions."""
-    from . import heuristics as hmod
-    for name in ("hamming", "manhattan", "linear_conflict"):
-        if heuristic is getattr(hmod, name):
-            return name
-    if isinstance(heuristic, str) and heuristic not in (*hmod.HEURISTICS,):
-        raise PuzzleError(f"unknown heuristic {heuristic!r}; choose from "
-                          f"{', '.join(hmod.HEURISTICS)} or pass a function h(S, goal)")
-    return heuristic
-
-
-def _of_state(h: Callable[..., float], goal: State) -> Callable[[State], float]:
-    """A student's heuristic as a function of the state alone: h(S, goal) or h(S)."""
-    try:
-        h(goal, goal)
-    except TypeError:
-        return h
-    return lambda S: h(S, goal)
-
-
-def _flat_h(heuristic: object, goal: State) -> FlatHeuristic:
-    rows, cols = shape(goal)
-    if callable(heuristic):
-        of_state = _of_state(heuristic, goal)
-        return FlatHeuristic(getattr(heuristic, "__name__", "custom"),
-                             lambda s: of_state(unflatten(s, rows, cols)), None, False)
-    if heuristic == "pdb":
-        from .pdb import pdb_heuristic
-        return pdb_heuristic(goal)
-    return flat_heuristic(str(heuristic), goal)
-
-
 def solve(start: object, goal: object = None, *, algorithm: str = "astar",
           heuristic: str | Callable[..., float] | None = "manhattan",
           max_nodes: float | None = None, time_limit: float | None = None,
@@ -161,22 +130,24 @@ def solve(start: object, goal: object = None, *, algorithm: str = "astar",
 
     algorithm: "bfs", "dfs", "dls", "iddfs", "bidirectional", "ucs", "greedy", "astar",
     "weighted_astar", "idastar", "reduction" (see `ALGORITHMS`). heuristic (informed
-    searches): "hamming", "manhattan", "linear_conflict", "pdb", or a function h(S, goal).
-    costs: per-direction move costs for "ucs"/"astar", keyed by where the blank goes
-    (``{"up": 1, "down": 2, "left": 3, "right": 4}`` in seed 004). next_states: your own
-    successor function (generic algorithms run on it instead of the built-in moves).
+    searches): "zero" (or None), "hamming", "manhattan", "linear_conflict", "pdb", or a
+    function h(S, goal) or h(S) (see `heuristic_choice`); the result is `optimal` only with
+    an admissible one, the kit's. costs: per-direction move costs for "ucs"/"astar", keyed
+    by where the blank goes (``{"up": 1, "down": 2, "left": 3, "right": 4}`` in the lecture
+    slides). next_states: your own successor function (generic algorithms run on it
+    instead of the built-in moves).
     max_nodes: cap on generated nodes (default 2 M for searches that store every state,
     50 M for the depth-first family; ``math.inf`` for none); time_limit in seconds. Running
     out raises `SearchLimitReached` with the partial statistics. progress: None, True, or
     a function receiving `ProgressEvent`s.
     """
     algo = _algorithm(algorithm)
-    heuristic = _builtin_name(heuristic)
-    S = as_state(start)
-    G = resolve_goal(S, None if goal is None else as_state(goal))
+    h = resolve_heuristic(heuristic)
+    S = as_state(start)                 # the door: S and G are checked here, once
+    G = goal_for(S, None if goal is None else as_state(goal))
     rows, cols = shape(S)
     if next_states is None:
-        report = explain_solvability(S, G)
+        report = parity_report(S, G)
         if not report.solvable:
             raise Unsolvable("No solution possible. " + report.text)
     if algo.name == "reduction":
@@ -194,44 +165,26 @@ def solve(start: object, goal: object = None, *, algorithm: str = "astar",
         raise PuzzleError(f"max_nodes must be a positive number, got {max_nodes!r}")
     if time_limit is not None and (not isinstance(time_limit, (int, float)) or time_limit <= 0):
         raise PuzzleError(f"time_limit must be a positive number of seconds, got {time_limit!r}")
-    hname = heuristic if algo.informed and isinstance(heuristic, str) else (
-        getattr(heuristic, "__name__", "custom") if algo.informed and heuristic else None)
-    if algo.informed and heuristic is None:
-        heuristic, hname = "zero", "zero"
+    hname = h.name if algo.informed else None
     reporter = make_reporter(progress)
     budget = Budget(algo.name, max_nodes, time_limit, reporter)
     sf, gf = flatten(S), flatten(G)
 
-    fast = _fast_idastar(algo.name, heuristic, rows, cols, move_costs, next_states)
-    if fast is not None:
-        moves, stats = fast(sf, gf, rows, cols, max_nodes=max_nodes, time_limit=time_limit,
-                            progress=reporter)
-        from .moves import moves_to_path
-        path = moves_to_path(S, moves)
-        budget.stats = stats
-        if reporter is not None:
-            budget.report("done", len(moves))
-        return _result(algo, hname, S, G, path, moves, float(len(moves)), budget,
-                       optimal=True)
+    engine = h.engine(rows, cols) if (algo.name == "idastar" and move_costs is None
+                                      and next_states is None) else None
+    if engine is not None:          # the kit's fast IDA* (fast_idastar.py)
+        letters = engine(sf, gf, rows, cols, budget)
+        budget.report("done", len(letters))
+        return _result(algo, hname, S, G, moves_to_path(S, letters), letters,
+                       float(len(letters)), budget, optimal=h.admissible)
 
+    P: Problem
     if next_states is None:
-        fh = _flat_h(heuristic, G) if algo.informed else None
-        P: Any = FlatProblem(sf, gf, rows, cols, fh, move_costs)
+        P = FlatProblem(sf, gf, rows, cols, h.flat(G) if algo.informed else None, move_costs)
     else:
         if not callable(next_states):
             raise PuzzleError("next_states must be a function from a state to its successors")
-        hfun = None
-        if algo.informed and heuristic not in (None, "zero"):
-            if callable(heuristic):
-                hfun = _of_state(heuristic, G)
-            elif heuristic in ("hamming", "manhattan", "linear_conflict"):
-                from . import heuristics as hmod
-                hfun = _of_state(getattr(hmod, str(heuristic)), G)
-            else:
-                raise PuzzleError(f"heuristic {heuristic!r} needs the built-in moves; with "
-                                  "your own next_states use hamming, manhattan, "
-                                  "linear_conflict or a function h(S, goal)")
-        P = GenericProblem(S, G, next_states, hfun)
+        P = GenericProblem(S, G, next_states, h.of_state(G) if algo.informed else None)
 
     opts = dict(algo.options)
     if algo.name == "weighted_astar":
@@ -262,9 +215,7 @@ def solve(start: object, goal: object = None, *, algorithm: str = "astar",
     except (PuzzleError, TypeError, IndexError, AttributeError):
         moves = None
     cost = budget.stats.extra.get("cost", float(len(path) - 1))
-    optimal = algo.optimal and (not algo.informed or (
-        isinstance(heuristic, str) and heuristic in ("zero", "hamming", "manhattan",
-                                                     "linear_conflict", "pdb")))
+    optimal = algo.optimal and (not algo.informed or h.admissible)
     if reporter is not None:
         budget.report("done", len(path) - 1)
     return _result(algo, hname, S, G, path, moves, cost, budget, optimal=optimal)
@@ -280,30 +231,9 @@ def _result(algo: Algorithm, hname: str | None, S: State, G: State, path: list[S
                         layer_sizes=st.extra.get("layer_sizes"))
 
 
-def _fast_idastar(name: str, heuristic: object, rows: int, cols: int,
-                  costs: object, next_states: object) -> Callable[..., Any] | None:
-    """The specialised IDA* engines of `pdb.py` for 4×4 boards, when they apply."""
-    if name != "idastar" or costs is not None or next_states is not None:
-        return None
-    if heuristic == "pdb":
-        from .pdb import idastar_pdb
-        return idastar_pdb
-    if heuristic == "manhattan" and (rows, cols) == (4, 4):
-        try:
-            from .pdb import idastar_manhattan
-        except ImportError:
-            return None
-        return idastar_manhattan
-    return None
-
-
 def _solve_large(S: State, G: State) -> SearchResult:
-    import time
-
-    from .large import solve_large
-    from .moves import moves_to_path
     t0 = time.perf_counter()
-    moves = solve_large(S, G)
+    moves = line_by_line(S, G)
     path = moves_to_path(S, moves)
     algo = ALGORITHMS["reduction"]
     budget = Budget(algo.name, math.inf, None)

@@ -1,4 +1,5 @@
-"""Plain-text boards for terminals: seed 003's `print_pos` and seed 000's `print_moves`."""
+"""Plain-text boards for terminals: the 15-puzzle notebook's `print_pos` and the Thai
+course's `print_moves`."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ from .moves import moves_to_path, normalize_moves
 
 
 def board_str(S: State, width: int | None = None) -> str:
-    """Rows of right-aligned tiles, the blank as spaces (seed 003's layout)."""
+    """Rows of right-aligned tiles, the blank as spaces (the 15-puzzle notebook's layout)."""
     S = validate_state(S)
     n = len(S) * len(S[0])
     w = width or len(str(n - 1)) + 1
@@ -18,7 +19,8 @@ def board_str(S: State, width: int | None = None) -> str:
 
 
 def print_pos(p: Sequence[object]) -> None:
-    """Seed 003: print a position (flat list, ``' '`` for the gap) as rows of 3-wide columns."""
+    """Print a position (flat list, ``' '`` for the gap) as rows of 3-wide columns, as the
+    15-puzzle notebook does. Taught in assignment 1, exercise 9."""
     S = as_state(list(p)) if not isinstance(p, tuple) or not p or not isinstance(p[0], tuple) \
         else validate_state(p)
     print(board_str(S, width=3))
@@ -35,7 +37,8 @@ def path_str(path: Sequence[State], moves: str | None = None) -> str:
 
 
 def print_moves(board: object, moves: str) -> None:
-    """Seed 000: print every board along `moves` from `board`, with the letters between."""
+    """Print every board along `moves` from `board`, with the letters between, as the Thai
+    course's 8-puzzle assignment does. Taught in assignment 1, exercise 8."""
     S = as_state(board)
     letters = normalize_moves(moves)
     print(path_str(moves_to_path(S, letters), letters))

@@ -1,17 +1,27 @@
-"""Uninformed searches: breadth-first (layered), depth-first, depth-limited, iterative
-deepening and bidirectional breadth-first. Each takes a problem (see `problem.py`) and a
+"""Uninformed searches: breadth-first (layered; the kit's one BFS), depth-first,
+depth-limited, iterative deepening and bidirectional breadth-first. Each takes a problem (see `problem.py`) and a
 `Budget`, and returns the list of states from start to goal, or None if there is none."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from .problem import Budget, FlatProblem, reconstruct
+from .problem import Budget, FlatProblem, Problem, reconstruct
 
 
-def bfs(P: Any, budget: Budget, **_: Any) -> list[Any] | None:
-    """Breadth-first search, one layer at a time; goal test when a state is generated.
-    Records `layer_sizes` (new states per depth) in the budget's statistics."""
+def bfs(P: Problem, budget: Budget, *, finish_layers: bool = False,
+        max_depth: int | None = None, on_layer: Callable[[list[Any]], None] | None = None,
+        **unused: Any) -> list[Any] | None:
+    """Breadth-first search, one layer at a time; the goal is seen when it is generated.
+
+    Records `layer_sizes` (new states per depth) in the budget's statistics and calls
+    `on_layer(new_states)` after each layer. It stops within 1024 expansions of seeing the
+    goal, or with `finish_layers` at the end of that layer (the lecture's way: every
+    layer whole). `max_depth`: stop after that many layers. The kit's only BFS: `solve`,
+    the lecture's `search` and `bfs_layers` all run on it. Taught in assignment 2,
+    exercises 1 and 2.
+    """
     start, goal = P.start, P.goal
     sizes: list[int] = []
     budget.stats.extra["layer_sizes"] = sizes
@@ -21,30 +31,31 @@ def bfs(P: Any, budget: Budget, **_: Any) -> list[Any] | None:
     layer = [start]
     expanded = 0
     cap = budget.max_nodes
+    stop_early = not finish_layers
     targets = P.targets if isinstance(P, FlatProblem) else None
-    successors = P.successors
-    while layer:
+    children = P.children
+    while layer and (max_depth is None or len(sizes) < max_depth):
         new: list[Any] = []
         append = new.append
         for s in layer:
             if targets is not None:
                 z = s.index(0)
                 for q in targets[z]:
-                    t = list(s)
-                    t[z] = t[q]
-                    t[q] = 0
-                    t = tuple(t)
+                    u = list(s)         # `geometry.slide` by hand: the hot loop (bench_core)
+                    u[z] = u[q]
+                    u[q] = 0
+                    t = tuple(u)
                     if t not in parent:
                         parent[t] = s
                         append(t)
             else:
-                for _, t in successors(s):
+                for t in children(s):
                     if t not in parent:
                         parent[t] = s
                         append(t)
             expanded += 1
             if not expanded & 1023:
-                if goal in parent:
+                if stop_early and goal in parent:
                     break
                 if len(parent) > cap or not expanded & 4095:
                     budget.check(expanded, len(parent), len(new), len(sizes) + 1)
@@ -52,15 +63,20 @@ def bfs(P: Any, budget: Budget, **_: Any) -> list[Any] | None:
         if new:
             sizes.append(len(new))
             budget.report("layer", len(sizes))
+            if on_layer is not None:
+                on_layer(new)
         budget.check(expanded, len(parent), len(new), len(sizes))
         if goal in parent:
             return reconstruct(parent, goal)
     return None
 
 
-def dfs(P: Any, budget: Budget, depth_limit: int | None = None, **_: Any) -> list[Any] | None:
-    """Depth-first graph search with a visited set (seed 004): a stack instead of a queue.
-    Finds *a* path, usually a very long one; `depth_limit` bounds how deep it goes."""
+def dfs(P: Problem, budget: Budget, depth_limit: int | None = None,
+        **unused: Any) -> list[Any] | None:
+    """Depth-first graph search with a visited set (the lecture slides'): a stack instead
+    of a queue.
+    Finds *a* path, usually a very long one; `depth_limit` bounds how deep it goes.
+    Taught in assignment 2, exercise 5."""
     start, goal = P.start, P.goal
     parent: dict[Any, Any] = {start: None}
     depth = {start: 0}
@@ -87,7 +103,7 @@ def dfs(P: Any, budget: Budget, depth_limit: int | None = None, **_: Any) -> lis
     return None
 
 
-def _dls(P: Any, budget: Budget, limit: int, counters: list[int]) -> list[Any] | None:
+def _dls(P: Problem, budget: Budget, limit: int, counters: list[int]) -> list[Any] | None:
     """Depth-limited DFS from the start, never revisiting a state on the current path.
     Iterative (explicit stack of successor iterators), so deep limits cannot overflow."""
     start, goal = P.start, P.goal
@@ -119,8 +135,11 @@ def _dls(P: Any, budget: Budget, limit: int, counters: list[int]) -> list[Any] |
     return None
 
 
-def dls(P: Any, budget: Budget, depth_limit: int | None = None, **_: Any) -> list[Any] | None:
-    """Depth-limited search: depth-first down to `depth_limit` moves (default 20)."""
+def dls(P: Problem, budget: Budget, depth_limit: int | None = None,
+        **unused: Any) -> list[Any] | None:
+    """Depth-limited search: depth-first down to `depth_limit` moves (default 20).
+
+    Taught in assignment 2, exercises 4 and 7."""
     limit = 20 if depth_limit is None else depth_limit
     counters = [0, 0]
     path = _dls(P, budget, limit, counters)
@@ -128,10 +147,11 @@ def dls(P: Any, budget: Budget, depth_limit: int | None = None, **_: Any) -> lis
     return path
 
 
-def iddfs(P: Any, budget: Budget, depth_limit: int | None = None,
-          **_: Any) -> list[Any] | None:
+def iddfs(P: Problem, budget: Budget, depth_limit: int | None = None,
+          **unused: Any) -> list[Any] | None:
     """Iterative deepening: depth-limited search with limits 0, 1, 2, ... (optimal for
-    unit costs, memory linear in the depth). Stops after `depth_limit` if given."""
+    unit costs, memory linear in the depth). Stops after `depth_limit` if given.
+    Taught in assignment 2, exercise 7."""
     counters = [0, 0]
     limit = 0
     while depth_limit is None or limit <= depth_limit:
@@ -144,7 +164,7 @@ def iddfs(P: Any, budget: Budget, depth_limit: int | None = None,
     return None
 
 
-def bidirectional(P: Any, budget: Budget, **_: Any) -> list[Any] | None:
+def bidirectional(P: Problem, budget: Budget, **unused: Any) -> list[Any] | None:
     """Bidirectional breadth-first search: grow whichever side's layer is smaller, one
     whole layer at a time; the first layer that meets the other side gives a shortest
     path (moves are reversible, so the backward side uses the same successors)."""

@@ -156,7 +156,7 @@ def test_tiny_boards_draw_their_whole_state_graph(rows, cols, states, depths):
 
 
 def test_bfs_stops_at_the_state_budget():
-    anim = A.animate_bfs_layers(pk.goal_state(4), max_states=500, samples=2)
+    anim = A.animate_bfs_layers(pk.goal_state(4), max_nodes=500, samples=2)
     assert anim.info["cut_short"] and sum(anim.info["layer_sizes"][:-1]) <= 500
     assert len(anim.frames) == len(anim.info["layer_sizes"])
 

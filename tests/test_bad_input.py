@@ -76,7 +76,7 @@ FLAT_LISTS = [
     ("negative", lambda: pk.from_flat([0, 1, 2, -3]), "negative"),
     ("float", lambda: pk.from_flat([0, 1, 2, 3.5]), "float"),
     ("word", lambda: pk.from_flat([0, 1, 2, "x"]), "'x'"),
-    ("seed 000 node", lambda: pk.from_flat([1, 0, 3, 4, 2, 5, 7, 8, 6, "LR"]), "10 items"),
+    ("Thai course node", lambda: pk.from_flat([1, 0, 3, 4, 2, 5, 7, 8, 6, "LR"]), "10 items"),
     ("nested", lambda: pk.from_flat([[0, 1], [2, 3]]), "not a square"),
     ("dict", lambda: pk.from_flat({0: 1}), "list"),
     ("string", lambda: pk.from_flat("0123"), "list"),

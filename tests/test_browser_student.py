@@ -109,7 +109,7 @@ def test_run_all_reaches_the_summary_and_validate_lists_each_failure(lab, releas
         page.wait_for_timeout(300)
         screenshot(page, "student-failing-test")
         shown = failure.first.inner_text()
-        assert "replace `raise NotImplementedError()`" in shown
+        assert "`raise NotImplementedError()` in its cell" in shown
         assert "site-packages" not in shown and "puzzlekit/" not in shown
 
         # nbgrader's Validate button: one line per failing test, no tracebacks

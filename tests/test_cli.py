@@ -1,4 +1,5 @@
-"""The solver command line: `python -m puzzlekit solve FILE` on seed 001's and Princeton's boards."""
+"""The solver command line: `python -m puzzlekit solve FILE` on the boards of
+Princeton's 8-puzzle assignment."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import puzzlekit as pk
 from puzzlekit.cli import EXIT_BAD_INPUT, EXIT_BUDGET, EXIT_OK, EXIT_WRONG, main
 
 PRINCETON = Path(__file__).parents[1].parent / "shared" / "data" / "princeton"
-PUZZLE04 = "3\n0 1 3\n4 2 5\n7 8 6\n"        # seed 001's example file
+PUZZLE04 = "3\n0 1 3\n4 2 5\n7 8 6\n"        # the example file of Princeton's assignment
 #: Boards A*+Manhattan cannot prove within seconds (hundreds of thousands of nodes and more).
 NEEDS_PDB = {f"puzzle{k}.txt" for k in (47, 49, 50)} | {
     f"puzzle4x4-{k}.txt" for k in (45, 46, 47, 48, 49, 50, 78, 80)}
@@ -71,7 +72,7 @@ def board_file(tmp_path):
     return write
 
 
-# ------------------------------------------------------------------------ seed 001's example
+# ------------------------------------------------------ Princeton's assignment's example
 
 @needs_solver
 def test_puzzle04_prints_every_board_and_the_count(capsys, board_file):

@@ -175,7 +175,7 @@ def test_overlays_explain_the_heuristics(shape, seed):
     assert f"linear conflict = {pk.linear_conflict(S)}" in lc_html
 
 
-def test_overlay_on_seed_001_board():
+def test_overlay_on_princetons_example_board():
     S = ((8, 1, 3), (4, 0, 2), (7, 6, 5))
     assert "Hamming) = 5" in d.board_html(S, overlay="misplaced")
     assert "Manhattan distance = 10" in d.board_html(S, overlay="manhattan")

@@ -52,8 +52,8 @@ def test_as_state_accepts_every_format(S):
 def test_seed_formats_agree():
     S = ((1, 2, 3), (8, 0, 4), (7, 6, 5))
     assert pk.from_flat([1, 2, 3, 8, 0, 4, 7, 6, 5]) == S          # seeds 000/001
-    assert pk.from_flat([1, 2, 3, 8, " ", 4, 7, 6, 5]) == S        # seed 003
-    assert pk.from_string("1238_4765") == S                        # seed 004
+    assert pk.from_flat([1, 2, 3, 8, " ", 4, 7, 6, 5]) == S        # the 15-puzzle notebook
+    assert pk.from_string("1238_4765") == S                        # the lecture slides
     assert pk.to_string(S) == "1238_4765"
     assert pk.to_flat(S, " ") == [1, 2, 3, 8, " ", 4, 7, 6, 5]
 

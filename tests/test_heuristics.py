@@ -149,3 +149,33 @@ def test_conflict_pairs_agree_with_linear_conflict(pair):
     assert pk.conflict_pairs(goal, goal) == []
     pairs = pk.conflict_pairs(S, goal)
     assert bool(pairs) == (pk.linear_conflict(S, goal) > pk.manhattan(S, goal))
+
+
+# ------------------------------------------------------------ one way in: resolve_heuristic
+
+def test_every_form_of_a_heuristic_resolves_to_one_object():
+    from puzzlekit.heuristic_choice import HEURISTIC_NAMES, resolve_heuristic
+    goal = pk.goal_state(3)
+    S = ((8, 1, 3), (4, 0, 2), (7, 6, 5))
+    for given_as in ("manhattan", pk.manhattan):
+        h = resolve_heuristic(given_as)
+        assert (h.name, h.admissible) == ("manhattan", True)
+        assert h.of_state(goal)(S) == h.flat(goal).h(pk.flatten(S)) == pk.manhattan(S, goal)
+    assert resolve_heuristic(None).name == "zero" and resolve_heuristic(None).of_state(goal)(S) == 0
+    assert resolve_heuristic("pdb").admissible and resolve_heuristic("pdb").engine(4, 4)
+    assert resolve_heuristic("manhattan").engine(3, 3) is None       # the general IDA* there
+    with pytest.raises(pk.PuzzleError, match="built-in moves"):
+        resolve_heuristic("pdb").of_state(goal)
+
+    def my_h(S, goal):
+        return pk.hamming(S, goal)
+
+    def one_arg(S):
+        return 7
+    mine = resolve_heuristic(my_h)
+    assert (mine.name, mine.admissible, mine.engine(4, 4)) == ("my_h", False, None)
+    assert mine.flat(goal).h(pk.flatten(S)) == pk.hamming(S, goal)
+    assert resolve_heuristic(one_arg).of_state(goal)(S) == 7
+    with pytest.raises(pk.PuzzleError, match="magic"):
+        resolve_heuristic("magic")
+    assert HEURISTIC_NAMES == ("zero", "hamming", "manhattan", "linear_conflict", "pdb")

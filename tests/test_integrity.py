@@ -150,7 +150,7 @@ def test_the_simulated_students_make_mistakes_not_tricks(
         assert findings == []
 
 
-SEED_002 = {  # the lecture notebook's own answers (seed 002), in assignment 1's cells
+LECTURE_NOTEBOOK = {  # the lecture notebook's own answers, in assignment 1's cells
     "goal_solution": "goal = ((0, 1, 2),\n         (3, 4, 5),\n         (6, 7, 8)\n        )\n",
     "findZero_solution": '''
 def findZero(State):
@@ -211,7 +211,8 @@ def nextStates(State):
     #return { x for x in possibleStates if x != State }
     return possibleStates
 ''',
-    # seed 003's print_pos, and seed 004's EightPuzzle (with its helper moves and deepcopy)
+    # the graded 15-puzzle notebook's print_pos, and the EightPuzzle of the lecture slides on
+    # an 8-puzzle solver (with its helper moves and deepcopy)
     "print_pos_solution": '''
 def print_pos(p):
     """
@@ -292,7 +293,7 @@ class EightPuzzle:
 ''',
 }
 
-SEED_003 = {  # the 15-puzzle course's own answers (seed 003), in assignment 2's cells
+FIFTEEN_PUZZLE_NOTEBOOK = {  # the graded 15-puzzle notebook's own answers, in assignment 2's cells
     "shuffle_pos_solution": '''
 import random
 
@@ -382,7 +383,7 @@ def neighbors(p):
 ''',
 }
 
-SEED_004_A3 = {  # seed 004's inversion count, as assignment 3's num_inversions
+SOLVER_SLIDES_A3 = {  # the 8-puzzle solver slides' inversion count as assignment 3's answer
     "inversions_solution": '''
 def num_inversions(squares):
     total = 0
@@ -412,11 +413,11 @@ def same_parity(initial, goal):
 
 
 @pytest.mark.parametrize("assignment, answers", [
-    pytest.param(A1, SEED_002, id="seed002-lecture"),
-    pytest.param(A2, SEED_003, id="seed003-15-puzzle"),
-    pytest.param(A3, SEED_004_A3, id="seed004-parity"),
+    pytest.param(A1, LECTURE_NOTEBOOK, id="lecture-notebook"),
+    pytest.param(A2, FIFTEEN_PUZZLE_NOTEBOOK, id="15-puzzle-notebook"),
+    pytest.param(A3, SOLVER_SLIDES_A3, id="solver-slides-parity"),
 ])
-def test_the_seed_documents_answers_are_honest(assignment: str, answers: dict) -> None:
+def test_the_course_documents_answers_are_honest(assignment: str, answers: dict) -> None:
     assert scan(assignment, answers) == []
     assert scan(assignment, answers, release=True) == []
 
@@ -565,7 +566,7 @@ hamming(example, GOAL)
 %timeit -n 1 -r 1 idastar(goal_state(3), goal_state(3), manhattan)
 idastar?
 '''}, id="line-magics"),
-    # rebinding a locked cell's name that no test reads (seed 003 does: neighbors)
+    # rebinding a locked cell's name that no test reads (the 15-puzzle notebook does: neighbors)
     pytest.param(A1, {"+helpers": '''
 def listOfLists(S):
     return [list(row) for row in S]
@@ -888,6 +889,16 @@ def hamming(S, goal):
     name = input()
     return getattr(puzzlekit, name)(S, goal)
 '''}, "getattr"),
+    trick("reference-call", A1, {"findZero_solution": '''
+import puzzlekit
+def findZero(S):
+    return puzzlekit.reference("findZero")(S)
+'''}, "the-fronts-lookup"),
+    trick("reference-call", A3, {"hamming_solution": '''
+from puzzlekit import reference
+def hamming(S, goal):
+    return reference(input())(S, goal)
+'''}, "the-fronts-lookup"),
     trick("reference-call", A4, {"idastar_solution": solution_of(A4, "idastar_solution")
                                  + "\nidastar = lambda s, g, h: puzzlekit.solve(s, g).path"},
           "lambda"),

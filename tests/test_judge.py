@@ -112,8 +112,8 @@ def test_a_forbidden_call_is_named(tmp_path):
 
 def test_a_stub_says_it_is_not_written_yet(tmp_path):
     judge, _ = student(tmp_path, "def findZero(S):\n    raise NotImplementedError()\n")
-    assert outcome(judge) == ("NotImplementedError: `findZero` is not written yet: replace "
-                              "`raise NotImplementedError()` in its cell with your code,\n"
+    assert outcome(judge) == ("NotImplementedError: `findZero` is not written yet: replace\n"
+                              "`raise NotImplementedError()` in its cell with your code, "
                               "run that cell, then this one.")
 
 

@@ -1,4 +1,4 @@
-"""The lecture's vocabulary (seed 002): findZero, moveUp/Down/Left/Right, nextStates."""
+"""The lecture notebook's vocabulary: findZero, moveUp/Down/Left/Right, nextStates."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import puzzlekit as pk
 
 from boards import boards
 
-#: lecture function -> the seed 000 letter of the same move (where the blank goes)
+#: lecture function -> the move letter of the same move (where the blank goes)
 LETTER_OF = {pk.moveUp: "D", pk.moveDown: "U", pk.moveLeft: "R", pk.moveRight: "L"}
 INVERSE = {pk.moveUp: pk.moveDown, pk.moveDown: pk.moveUp,
            pk.moveLeft: pk.moveRight, pk.moveRight: pk.moveLeft}

@@ -31,7 +31,7 @@ STUB = "def findZero(S):\n    # YOUR CODE HERE\n    raise NotImplementedError()\
 def test_a_stub_called_from_a_test_is_named():
     e = run_cells(STUB, "findZero(((0, 1), (2, 3)))")
     assert m.not_written_name(e) == "findZero"
-    assert m.explain(e).startswith("`findZero` is not written yet: replace `raise "
+    assert m.explain(e).startswith("`findZero` is not written yet: replace\n`raise "
                                    "NotImplementedError()`")
     assert m.status_of(e) == "not written"
 

@@ -1,4 +1,4 @@
-"""Move letters (seed 000): U/D/L/R say where the blank goes."""
+"""Move letters (the Thai course's 8-puzzle assignment): U/D/L/R say where the blank goes."""
 
 from __future__ import annotations
 
@@ -110,3 +110,11 @@ def test_move_between_of_non_neighbours():
     assert pk.move_between(S, pk.goal_state(2)) is None
     with pytest.raises(pk.PuzzleError, match="states 0 and 1"):
         pk.path_to_moves([S, S])
+
+
+def test_slide_is_one_move_on_a_flat_tuple():
+    from puzzlekit.geometry import grid, slide
+    s = pk.flatten(pk.goal_state(3))                  # blank on square 8
+    assert grid(3, 3).targets[8] == (5, 7)
+    assert slide(s, 8, 5) == pk.flatten(pk.apply_moves(pk.goal_state(3), "U"))
+    assert slide(slide(s, 8, 7), 7, 8) == s

@@ -107,38 +107,76 @@ def test_exports_point_at_their_defining_modules():
             assert home == f"puzzlekit.{module}" or name == "State", (name, home)
 
 
+def test_the_front_names_its_references():
+    assert pk.reference_module("nextStates") == "lecture"
+    assert pk.reference("solve") is pk.solve
+    assert dict(pk.references()) == pk._EXPORTS
+    with pytest.raises(pk.PuzzleError, match="no_such_name"):
+        pk.reference_module("no_such_name")
+    with pytest.raises(TypeError):
+        pk.references()["solve"] = "elsewhere"  # type: ignore[index]
+
+
+def test_only_the_heavy_modules_of_the_front_load_a_heavy_package():
+    """`grading` imports every module behind the front but `HEAVY_MODULES` before it forbids
+    a reference: those must stay light, and the heavy ones must be heavy."""
+    light = sorted(set(pk.references().values()) - pk.HEAVY_MODULES)
+    code = (f"import sys, json, importlib\n"
+            f"for m in {light!r}: importlib.import_module('puzzlekit.' + m)\n"
+            f"light = [m for m in {HEAVY!r} if m in sys.modules]\n"
+            f"for m in {sorted(pk.HEAVY_MODULES)!r}: importlib.import_module('puzzlekit.' + m)\n"
+            f"print(json.dumps([light, 'ipywidgets' in sys.modules]))")
+    assert json.loads(python(code)) == [[], True]
+
+
 # ---------------------------------------------------------------------------- import cycles
 
 def modules() -> list[str]:
     return sorted(p.stem for p in PACKAGE.glob("*.py") if p.stem not in ("__init__", "__main__"))
 
 
-def top_level_imports(module: str) -> set[str]:
-    """Sibling modules imported at module level (imports inside functions are lazy)."""
-    tree = ast.parse((PACKAGE / f"{module}.py").read_text())
+def _type_checking_only(node: ast.AST) -> bool:
+    """`if TYPE_CHECKING:` (its imports never run)."""
+    return isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+
+
+def imports_in(source: str, siblings: set[str]) -> set[str]:
+    """The `siblings` a module's `source` imports anywhere: at the top, inside functions
+    or methods, in try/except; all but under `if TYPE_CHECKING:`, whose imports never run."""
     found = set()
-    for node in tree.body:
-        stmts = [node]
-        if isinstance(node, ast.If):                          # e.g. `if TYPE_CHECKING:`
-            continue
-        if isinstance(node, ast.Try):
-            stmts = node.body
-        for stmt in stmts:
-            if isinstance(stmt, ast.ImportFrom) and stmt.level == 1:
-                if stmt.module:
-                    found.add(stmt.module.split(".")[0])
-                else:
-                    found.update(a.name for a in stmt.names)
-            elif isinstance(stmt, ast.ImportFrom) and (stmt.module or "").startswith("puzzlekit."):
-                found.add(stmt.module.split(".")[1])
-            elif isinstance(stmt, ast.Import):
-                found.update(a.name.split(".")[1] for a in stmt.names
-                             if a.name.startswith("puzzlekit."))
-    return found & set(modules())
+    todo: list[ast.AST] = [ast.parse(source)]
+    while todo:
+        node = todo.pop()
+        todo += [child for child in ast.iter_child_nodes(node) if not _type_checking_only(child)]
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            if node.module:
+                found.add(node.module.split(".")[0])
+            else:
+                found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("puzzlekit."):
+            found.add(node.module.split(".")[1])
+        elif isinstance(node, ast.Import):
+            found.update(a.name.split(".")[1] for a in node.names
+                         if a.name.startswith("puzzlekit."))
+    return found & siblings
+
+
+def sibling_imports(module: str) -> set[str]:
+    """Sibling modules that `module` imports, wherever the import stands."""
+    return imports_in((PACKAGE / f"{module}.py").read_text(), set(modules()))
+
+
+def test_the_cycle_check_sees_imports_inside_functions():
+    inside = ("def f():\n    from .a import x\n"
+              "class C:\n    def m(self):\n        import puzzlekit.b\n"
+              "try:\n    from . import c\nexcept ImportError:\n    pass\n")
+    assert imports_in(inside, {"a", "b", "c"}) == {"a", "b", "c"}
+    typing_only = "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from .a import T\n"
+    assert imports_in(typing_only, {"a"}) == set()
 
 
 def test_no_import_cycles_between_modules():
-    graph = {m: top_level_imports(m) for m in modules()}
+    graph = {m: sibling_imports(m) for m in modules()}
     state: dict[str, int] = {}
 
     def visit(m: str, trail: list[str]) -> None:

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import puzzlekit as pk
-from puzzlekit import pdb
+from puzzlekit import fast_idastar, pdb
 from puzzlekit.board import flatten, unflatten
 from puzzlekit.exact import distance_table
 from puzzlekit.geometry import grid
@@ -96,7 +96,7 @@ def test_8_puzzle_pdb_is_admissible_and_keeps_the_parity_of_manhattan(name):
 def test_both_idastar_engines_find_optimal_8_puzzle_solutions(name, seed, engine):
     goal = GOALS_3x3[name]
     s = sample(goal, 1, seed)[0]
-    moves, stats = getattr(pdb, engine)(s, flatten(goal), 3, 3)
+    moves, stats = getattr(fast_idastar, engine)(s, flatten(goal), 3, 3)
     assert len(moves) == distance_table(goal)[s] == stats.depth
     assert pk.check_solution(unflatten(s, 3, 3), goal, moves).ok
 
@@ -105,7 +105,7 @@ def test_other_small_shapes_are_solved_optimally():
     for rows, cols in ((2, 3), (3, 2), (2, 4)):
         goal = pk.goal_state(rows, cols)
         start = pk.scramble(rows, cols, moves=40, seed=rows * 10 + cols)
-        moves, _ = pdb.idastar_pdb(flatten(start), flatten(goal), rows, cols)
+        moves, _ = fast_idastar.idastar_pdb(flatten(start), flatten(goal), rows, cols)
         assert pk.check_solution(start, goal, moves).ok
         if rows * cols <= 9:
             assert len(moves) == distance_table(goal)[flatten(start)]
@@ -158,7 +158,7 @@ def test_seven_tiles_on_a_2x4_board_are_the_exact_distance(tmp_path, monkeypatch
     exact = distance_table(goal)
     assert all(h(s) == d for s, d in exact.items())            # one pattern of every tile
     s = max(exact, key=exact.get)
-    moves, _ = pdb.idastar_pdb(s, flatten(goal), 2, 4, tables="7-7-1")
+    moves, _ = fast_idastar.idastar_pdb(s, flatten(goal), 2, 4, tables="7-7-1")
     assert len(moves) == exact[s]
     del pdb._DATABASES[(2, 4, 0, "big")]                       # 256 MB
 
@@ -215,7 +215,7 @@ def test_budgets_raise_with_partial_statistics():
     goal = flatten(pk.goal_state(3))
     start = flatten(pk.state_at_depth(26, seed=3))
     with pytest.raises(pk.SearchLimitReached) as err:
-        pdb.idastar_manhattan(start, goal, 3, 3, max_nodes=50)
+        fast_idastar.idastar_manhattan(start, goal, 3, 3, max_nodes=50)
     assert 0 < err.value.stats.nodes_generated
 
 
@@ -223,7 +223,7 @@ def test_bad_requests_are_refused_with_a_reason():
     goal = flatten(pk.goal_state(3))
     unsolvable = (2, 1, 3, 4, 5, 6, 7, 8, 0)
     with pytest.raises(pk.Unsolvable):
-        pdb.idastar_pdb(unsolvable, goal, 3, 3)
+        fast_idastar.idastar_pdb(unsolvable, goal, 3, 3)
     with pytest.raises(pk.PuzzleError, match="at most 16 squares"):
         pdb.pdb_heuristic(pk.goal_state(5))
     with pytest.raises(pk.PuzzleError, match="bad pattern"):
@@ -234,7 +234,7 @@ def test_progress_reports_each_new_bound():
     events = []
     goal = flatten(pk.goal_state(3))
     start = flatten(pk.state_at_depth(24, seed=1))
-    moves, _ = pdb.idastar_manhattan(start, goal, 3, 3, progress=events.append)
+    moves, _ = fast_idastar.idastar_manhattan(start, goal, 3, 3, progress=events.append)
     bounds = [e.value for e in events if e.kind == "bound"]
     assert bounds == sorted(bounds) and bounds[-1] == len(moves) == 24
     assert events[-1].kind == "done" and events[-1].value == 24
@@ -243,7 +243,7 @@ def test_progress_reports_each_new_bound():
 def test_progress_true_prints_a_line_in_a_terminal(capsys, monkeypatch):
     monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
     goal = flatten(pk.goal_state(3))
-    pdb.idastar_pdb(flatten(pk.state_at_depth(20, seed=2)), goal, 3, 3, progress=True)
+    fast_idastar.idastar_pdb(flatten(pk.state_at_depth(20, seed=2)), goal, 3, 3, progress=True)
     assert "bound" in capsys.readouterr().err
 
 
@@ -260,7 +260,7 @@ def test_15_puzzle_pdb_never_overestimates_korf_100(fifteen):
 def test_a_dozen_easy_korf_instances_are_solved_optimally(fifteen):
     easiest = sorted(korf100(), key=lambda r: r[2])[:12]
     for _, tiles, optimal in easiest:
-        moves, stats = pdb.idastar_pdb(tiles, KORF_GOAL, 4, 4)
+        moves, stats = fast_idastar.idastar_pdb(tiles, KORF_GOAL, 4, 4)
         assert len(moves) == optimal
         assert pk.check_solution(unflatten(tiles, 4, 4), unflatten(KORF_GOAL, 4, 4), moves).ok
 
@@ -273,7 +273,7 @@ def test_princeton_boards_with_the_blank_last_goal(fifteen, name):
     goal = pk.goal_state(4)
     h = pdb.pdb_heuristic(goal).h
     assert h(flatten(start)) <= optimal
-    moves, _ = pdb.idastar_pdb(flatten(start), flatten(goal), 4, 4)
+    moves, _ = fast_idastar.idastar_pdb(flatten(start), flatten(goal), 4, 4)
     assert len(moves) == optimal
     assert pk.check_solution(start, goal, moves).ok
 

@@ -1,4 +1,5 @@
-"""Scrambles: seed 003's shuffle_pos, seeded walks, random boards, boards at an exact depth."""
+"""Scrambles: the 15-puzzle notebook's shuffle_pos, seeded walks, random boards, boards at
+an exact depth."""
 
 from __future__ import annotations
 
@@ -85,11 +86,12 @@ def test_bad_scramble_arguments(call):
 
 
 def test_puzzlekit_scramble_is_the_function_even_after_its_module_is_imported():
-    """Regression: importing puzzlekit.scramble used to rebind pk.scramble to the module."""
+    """Regression: importing the scramble module (once named `puzzlekit.scramble`) rebound
+    pk.scramble to the module; the module is `puzzlekit.scrambles` now."""
     import importlib
     import types
 
-    importlib.import_module("puzzlekit.scramble")
+    importlib.import_module("puzzlekit.scrambles")
     importlib.import_module("puzzlekit.cli")
     assert not isinstance(pk.scramble, types.ModuleType)
     from puzzlekit import scramble

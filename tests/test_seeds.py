@@ -11,7 +11,7 @@ import puzzlekit as pk
 GOAL_LAST = ((1, 2, 3), (4, 5, 6), (7, 8, 0))
 
 
-# ------------------------------------------------------------- seed 000: flat lists, letters
+# ------------------------------------ the Thai course's assignment: flat lists, letters
 
 SEED_000 = [([4, 1, 3, 2, 5, 6, 7, 8, 0], "LULURDDR"),
             ([1, 3, 6, 4, 0, 2, 7, 5, 8], "RULDDR"),
@@ -57,7 +57,7 @@ def test_seed000_bonus_other_sizes(n):
     assert pk.check_solution(start, None, list(back)).ok
 
 
-# ------------------------------------------------------------------ seed 001: Princeton / A*
+# ------------------------------------------------------ Princeton's assignment: A*
 
 SEED_001_BOARD = ((8, 1, 3), (4, 0, 2), (7, 6, 5))
 
@@ -82,7 +82,7 @@ def test_seed001_puzzle04_needs_4_moves():
     assert [pk.board_str(S).splitlines()[0] for S in path[:3]] == ["   1 3", " 1   3", " 1 2 3"]
 
 
-# ----------------------------------------------------------------- seed 002: the lecture
+# ------------------------------------------------------------------ the lecture notebook
 
 START_002 = ((8, 0, 6), (5, 4, 7), (2, 3, 1))
 GOAL_002 = ((0, 1, 2), (3, 4, 5), (6, 7, 8))
@@ -132,7 +132,7 @@ def test_seed002_move_relation_has_967680_pairs():
     assert pairs == 967_680
 
 
-# ------------------------------------------------------------- seed 003: the graded 15-puzzle
+# ------------------------------------------------- the graded 15-puzzle notebook
 
 def test_seed003_print_pos(capsys):
     pk.print_pos(list(range(1, 16)) + [" "])
@@ -208,7 +208,7 @@ def test_seed003_start_is_at_most_19_moves_and_at_least_its_manhattan():
     assert pk.linear_conflict(start) <= 19
 
 
-# ---------------------------------------------------------------- seed 004: EightPuzzle strings
+# ------------------------------------------------ the lecture slides: EightPuzzle strings
 
 SNAIL = pk.from_string("1238_4765")
 

@@ -14,10 +14,11 @@ from puzzlekit.errors import PuzzleError
 from puzzlekit.exact import exact_distance
 from puzzlekit.heuristics import manhattan
 from puzzlekit.moves import check_solution
-from puzzlekit.scramble import random_state, state_at_depth
+from puzzlekit.scrambles import random_state, state_at_depth
 from puzzlekit.solvability import is_solvable
 from puzzlekit.text import board_str
-from puzzlekit.widgets import BLANK_LABEL, WIDGET_VIEW, Game, PathPlayer, PlayableBoard, play, play_path
+from puzzlekit.game import Game
+from puzzlekit.widgets import BLANK_LABEL, WIDGET_VIEW, PathPlayer, PlayableBoard, play, play_path
 
 shapes = st.sampled_from([(2, 2), (2, 3), (3, 3), (3, 4), (4, 4)])
 
@@ -73,6 +74,18 @@ def test_undo_takes_moves_back_in_order_and_reset_returns_to_the_start(game, pic
         game.click(*sorted(game.movable())[k % 2])
     game.reset()
     assert game.state == game.start and game.moves_made == 0
+
+
+def test_the_rules_load_without_a_front_end():
+    import json
+    import subprocess
+    import sys
+    code = ("import sys, json, puzzlekit.game; "
+            "print(json.dumps([m for m in ('ipywidgets', 'IPython', 'matplotlib') "
+            "if m in sys.modules]))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert json.loads(out.stdout) == [], out.stderr
 
 
 def test_status_reports_moves_manhattan_and_solvability():

@@ -156,7 +156,7 @@ def _rigged(source_nb: Any) -> dict[str, str]:
     return out
 
 
-#: answers that call puzzlekit's reference through a default argument (issue 8's example)
+#: answers that call puzzlekit's reference through a default argument (the example that made the grader a wall)
 DEFAULT_ARGUMENT = {
     "01-states-and-moves": {
         "findZero_solution": "import puzzlekit\n\ndef findZero(S, _ref=puzzlekit.findZero):\n"
@@ -173,7 +173,7 @@ DEFAULT_ARGUMENT = {
     },
 }
 
-#: the issue's example: a partial of the reference (and a bound method for dfs)
+#: the classic: a partial of the reference (and a bound method for dfs)
 PARTIAL = {
     "01-states-and-moves": {
         "nextStates_solution": "import functools, puzzlekit\n"

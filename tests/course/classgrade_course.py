@@ -2,9 +2,10 @@
 
 `build_course(root, assignment, students)` copies ``notebooks/`` (config and the one
 assignment's source) to `root`, generates the assignment, and hands in the given
-notebooks as ``submitted/<student>/<assignment>/``. `simulated(assignment)` makes the
-submissions of the simulated students of ``students_<NN>.py`` (plus "reference",
-"untouched" and the hostile ones of course_harness).
+notebooks as ``submitted/<student>/<assignment>/`` (`hand_in` hands in more later).
+`simulated(assignment)` makes the submissions of the simulated students of
+``students_<NN>.py`` (plus "reference", "untouched" and the hostile ones of
+course_harness).
 """
 
 from __future__ import annotations
@@ -47,7 +48,8 @@ _RELEASES: dict[str, Any] = {}
 
 
 def _release(assignment: str) -> Any:
-    """The release notebook of `assignment` (made once, in a scratch course)."""
+    """The release notebook of `assignment`, generated once per session: the release of
+    the first course `build_course` made, else one made in a scratch course."""
     if assignment not in _RELEASES:
         import tempfile
         root = Path(tempfile.mkdtemp(prefix="pk-release-"))
@@ -93,14 +95,23 @@ def build_course(root: Path, assignment: str, students: dict[str, Any], *,
                  timestamps: dict[str, str] | None = None,
                  duedate: str | None = None) -> Path:
     """A course at `root` with `assignment` generated and `students` handed in.
-    `settings`: extra config lines (``{"Execute.timeout": "8"}``)."""
+    `settings`: extra config lines (``{"Execute.timeout": "8"}``). Its release is kept
+    for `simulated`, which then need not generate the assignment again."""
     _copy(root, assignment, settings or {})
     nb_api = _api(root)
     res = nb_api.generate_assignment(assignment)
     assert res["success"], res.get("error") or res.get("log")
+    _RELEASES.setdefault(assignment, nbformat.read(
+        root / "release" / assignment / notebook_name(assignment), as_version=4))
     if duedate:
         with nb_api.gradebook as gb:
             gb.update_or_create_assignment(assignment, duedate=duedate)
+    return hand_in(root, assignment, students, timestamps)
+
+
+def hand_in(root: Path, assignment: str, students: dict[str, Any],
+            timestamps: dict[str, str] | None = None) -> Path:
+    """`students` (name -> notebook) handed in as ``submitted/<student>/<assignment>/``."""
     nbname = notebook_name(assignment)
     for student, nb in students.items():
         folder = root / "submitted" / student / assignment

@@ -34,7 +34,7 @@ CELL_TIMEOUT = 15
 #: Assignments on which the hostile students are tried (the first one, to save time).
 HOSTILE_ON = 1
 #: Assignments on which the attack corpus (tests/course/attacks.py) is tried: the tricks
-#: on both, the breakouts of the grading run on the second (the issue's example).
+#: on both, the breakouts of the grading run on the second (the slowest, most searched one).
 TRICKS_ON = ("01-states-and-moves", "02-uninformed-search")
 BREAKOUTS_ON = "02-uninformed-search"
 

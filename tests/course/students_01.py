@@ -136,6 +136,14 @@ def moveLeft(S, r, c):
     L[r][c] = L[r][c + 1]
     return tupleOfTuples(L)
 '''},
+    # moveUp forgets tupleOfTuples and returns the list of lists it worked on: the right
+    # numbers, but a board that cannot go into a set. Loses moveUp (2) and nextStates (3).
+    "moveUp_returns_lists": {"moveUp_solution": '''
+def moveUp(S, r, c):
+    L = listOfLists(S)
+    L[r][c], L[r + 1][c] = L[r + 1][c], 0
+    return L
+'''},
 }
 
 EXPECTED: dict[str, tuple[float, float]] = {
@@ -150,6 +158,7 @@ EXPECTED: dict[str, tuple[float, float]] = {
     "nextStates_wraps_round": (20, 20),
     "nextStates_includes_itself": (20, 20),
     "moveLeft_copies_tile": (19, 19),
+    "moveUp_returns_lists": (18, 18),
 }
 
 #: What the feedback must say about each mistake (the diagnoses of `puzzlekit.diagnose`).
@@ -165,4 +174,5 @@ DIAGNOSES: dict[str, tuple[str, ...]] = {
     "print_pos_narrow": ("the numbers and rows are right, the spacing is not",),
     "EightPuzzle_without_hash": ("needs __hash__ too",),
     "nextStates_from_puzzlekit": ("your code called puzzlekit's ready-made nextStates",),
+    "moveUp_returns_lists": ('moveUp should return a tuple of tuples (use tupleOfTuples)', 'turn a list of lists back with tupleOfTuples'),
 }

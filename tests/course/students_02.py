@@ -306,6 +306,26 @@ def iddfs(start, goal):
             return found
         limit += 1
 '''},
+    # shuffle_pos picks among the legal moves with random.choice instead of drawing
+    # random.randint(0, 3) again until a move is legal: a fair shuffle, but other random
+    # numbers, so the seeded positions drift. Loses shuffle_pos (3).
+    "shuffle_pos_draws_differently": {"shuffle_pos_solution": '''
+def shuffle_pos(N):
+    shift = {0: 4, 1: 1, 2: -4, 3: -1}
+    p = list(A)
+    last = None
+    for _ in range(N):
+        gap = p.index(' ')
+        moves = [m for m in range(4)
+                 if 0 <= gap + shift[m] < 16
+                 and (m in (0, 2) or (gap + shift[m]) // 4 == gap // 4)
+                 and not (last is not None and abs(m - last) == 2)]
+        move = random.choice(moves)
+        new = gap + shift[move]
+        p[gap], p[new] = p[new], p[gap]
+        last = move
+    return p
+'''},
 }
 
 EXPECTED: dict[str, tuple[float, float]] = {
@@ -322,6 +342,7 @@ EXPECTED: dict[str, tuple[float, float]] = {
     "iddfs_no_path_check": (25, 25),        # 1 of 3: right, but it steps back
     "search_report_off_by_one": (25, 25),
     "ucs_no_stale_check": (26, 26),         # 3 of the 4 points of ucs
+    "shuffle_pos_draws_differently": (24, 24),
 }
 
 #: Partial credit: the points of each test cell that a mistake earns only partly.
@@ -354,4 +375,6 @@ DIAGNOSES: dict[str, tuple[str, ...]] = {
     "ucs_stops_at_generation": ("a cheaper path exists (43)",
                                 "stops when the goal comes out of the queue"),
     "iddfs_no_path_check": ("it stepped straight back to the board it came from",),
+    "shuffle_pos_draws_differently": ("shuffle_pos(1) itself is right, but it drew a "
+                                      "different number of random numbers",),
 }

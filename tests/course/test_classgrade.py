@@ -44,17 +44,17 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Path:
     exchange = tmp_path_factory.mktemp("exchange")
     exchange.chmod(0o1777)
     os.environ["PUZZLEKIT_EXCHANGE"] = str(exchange)
-    pool = cc.simulated(A, hostile=True)
+    root = tmp_path_factory.mktemp("classgrade") / "base"
+    cc.build_course(root, A, {}, duedate="2026-01-16 10:00:00 UTC",
+                    settings={"Execute.timeout": str(TIMEOUT),
+                              "LateSubmissionPlugin.penalty_method": '"zero"'})
+    pool = cc.simulated(A, hostile=True)        # from the release just generated
     students = {k: pool[k] for k in ("reference", "untouched", "moveUp_wrong_way",
                                      "nextStates_no_bounds_check", "hostile_kernel_exit",
                                      "hostile_endless_loop")}
     students["flood"] = _flood(pool["reference"])
     students["late"] = pool["reference"]
-    root = tmp_path_factory.mktemp("classgrade") / "base"
-    return cc.build_course(root, A, students, timestamps={"late": LATE},
-                           duedate="2026-01-16 10:00:00 UTC",
-                           settings={"Execute.timeout": str(TIMEOUT),
-                                     "LateSubmissionPlugin.penalty_method": '"zero"'})
+    return cc.hand_in(root, A, students, timestamps={"late": LATE})
 
 
 @pytest.fixture(scope="module")

@@ -2,10 +2,11 @@
 
 Each release is run in a kernel as a student would (Run All), twice: with the stubs
 untouched, and with every function's stub replaced by ``return None`` (the classic
-forgotten ``return``). Every failing test cell must show a short message, with no frame
-inside the kit, in words that tell the student what to do; Run All must reach the end
-(test and solution cells carry the ``raises-exception`` tag, which JupyterLab honours),
-and the summary cell must list every graded exercise.
+forgotten ``return``); each run happens once per session, whichever tests read it.
+Every failing test cell must show a short message, with no frame inside the kit, in
+words that tell the student what to do; Run All must reach the end (test and solution
+cells carry the ``raises-exception`` tag, which JupyterLab honours), and the summary cell
+must list every graded exercise.
 """
 
 from __future__ import annotations
@@ -41,7 +42,19 @@ def returning_none(source: str) -> str:
                      for n, line in enumerate(lines, start=1))
 
 
+#: (course root, assignment, how) -> the executed notebook: each release runs once per way
+#: per session, however many tests read it (the tests only read it)
+_RUNS: dict[tuple[str, str, str], Any] = {}
+
+
 def run_as_student(course: Any, assignment: str, how: str) -> Any:
+    key = (str(course.root), assignment, how)
+    if key not in _RUNS:
+        _RUNS[key] = _run_as_student(course, assignment, how)
+    return _RUNS[key]
+
+
+def _run_as_student(course: Any, assignment: str, how: str) -> Any:
     import nbformat
     from nbclient import NotebookClient
     path = course.root / "release" / assignment / notebook_name(assignment)
