@@ -30,6 +30,8 @@ repair_gradebook(Path(c.CourseDirectory.root) / "gradebook.db")
 # `sudo make exchange` with mode 1777; a release refuses, naming that command, if it is not.
 c.Exchange.root = exchange_root()
 c.ExchangeFactory.release_assignment = "puzzlekit.course_setup.CheckedReleaseAssignment"
+# collect refuses a submission filed under another student's name (nbgrader only warns)
+c.ExchangeFactory.collect = "puzzlekit.collect.OwnerCheckedCollect"
 
 # What students see in place of a solution: the stub must fail loudly when run.
 c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}

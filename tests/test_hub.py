@@ -562,11 +562,8 @@ def test_kubernetes_hook_gives_each_person_their_uid_and_role() -> None:
     assert spawned["alice"]["NB_USER"] == "alice"
     assert "JUPYTER_CONFIG_PATH" not in spawned["alice"]          # the student default
     assert spawned["grader-puzzlekit"]["JUPYTER_CONFIG_PATH"] == "/etc/puzzlekit/instructor"
-    spec = importlib.util.spec_from_file_location(
-        "occ", REPO / "deploy" / "hub" / "owner_checked_collect.py")
-    occ = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(occ)  # type: ignore[union-attr]
-    assert all(int(e["NB_UID"]) == occ.hashed_uid(n) for n, e in spawned.items())
+    from puzzlekit.collect import hashed_uid
+    assert all(int(e["NB_UID"]) == hashed_uid(n) for n, e in spawned.items())
     for role in ("student", "instructor"):
         path = values["singleuser"]["extraEnv"]["JUPYTER_CONFIG_PATH"].replace("student", role)
         assert (K8S / "jupyter" / Path(path).name).is_dir()

@@ -259,25 +259,16 @@ def student_nbgrader_config(course_id: str, exchange: str) -> str:
             f"c.Exchange.root = {exchange!r}\n")
 
 
-def instructor_nbgrader_config(course_id: str, course_root: str, exchange: str,
-                               collect_module: str) -> str:
+def instructor_nbgrader_config(course_id: str, course_root: str, exchange: str) -> str:
     return f'''"""nbgrader for the instructor of {course_id} (written by deploy/hub/classroom.py).
 
 The course's own settings (stubs, timeouts, the wall, hidden-test stripping) come from its
 nbgrader_config.py, so the formgrader and `nbgrader` find the course from any folder.
 """
-import importlib.util as _ilu
-
 c = get_config()  # noqa: F821
 load_subconfig({str(Path(course_root) / "nbgrader_config.py")!r})  # noqa: F821
 c.CourseDirectory.course_id = {course_id!r}
 c.Exchange.root = {exchange!r}
-
-# collect refuses a submission filed under another student's name (nbgrader only warns)
-_spec = _ilu.spec_from_file_location("puzzlekit_hub_collect", {collect_module!r})
-_collect = _ilu.module_from_spec(_spec)
-_spec.loader.exec_module(_collect)
-c.ExchangeFactory.collect = _collect.OwnerCheckedCollect
 '''
 
 
@@ -292,10 +283,8 @@ def write_role_configs(state: Path, course_id: str, course_root: str, exchange: 
         indent=1))
     (student / "labconfig" / "page_config.json").write_text(json.dumps(
         {"disabledExtensions": {e: True for e in STUDENT_DISABLED_LAB}}, indent=1))
-    collect = instructor / "puzzlekit_hub_collect.py"
-    shutil.copy(HERE / "owner_checked_collect.py", collect)
     (instructor / "nbgrader_config.py").write_text(
-        instructor_nbgrader_config(course_id, course_root, exchange, str(collect)))
+        instructor_nbgrader_config(course_id, course_root, exchange))
     for folder, dirs, files in os.walk(state / "jupyter"):
         os.chmod(folder, 0o755)
         for f in files:

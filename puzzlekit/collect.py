@@ -4,13 +4,15 @@ In the exchange's `inbound/` anyone may write, and a submission's folder is name
 `STUDENT+ASSIGNMENT+TIME+RANDOM`: `nbgrader submit --student=alice` run by bob files bob's
 work as alice's. nbgrader's own collect only *warns* ("cheating attempt?") and then takes
 it, so the newest of such folders would replace alice's real submission. Here a folder
-whose owner (the Unix user who made it) is not the student it names is left out, with a
+whose owner (the Unix user who made it) is neither the student it names nor the one who
+collects (an instructor may hand work in for a student on one machine) is left out, with a
 warning naming both, before the newest submission of each student is chosen.
 
-`classroom.py setup` copies this file next to the instructor's nbgrader config, which
-sets `c.ExchangeFactory.collect = OwnerCheckedCollect`. The owner is the user name of the
-folder's uid; on Kubernetes (PUZZLEKIT_UID_SCHEME=hashed, deploy/kubernetes/values.yaml),
-where a pod knows only its own user, the folder's uid must be `hashed_uid(name)`.
+The course's nbgrader_config.py sets `c.ExchangeFactory.collect` to this class, so the
+formgrader's Collect, `nbgrader collect` and `python -m puzzlekit grade --watch` all use it.
+The owner is the user name of the folder's uid; on Kubernetes
+(PUZZLEKIT_UID_SCHEME=hashed, deploy/kubernetes/values.yaml), where a pod knows only its
+own user, the folder's uid must be `hashed_uid(name)`.
 """
 
 from __future__ import annotations
@@ -41,9 +43,11 @@ def hashed_uid(name: str) -> int:
 
 
 def made_by(path: str, name: str) -> tuple[bool, str]:
-    """(whether `name` made `path`, who made it)."""
+    """(whether `name`, or the user collecting, made `path`; who made it)."""
+    uid = os.stat(path).st_uid
+    if uid == os.getuid():
+        return True, owner_of(path)
     if os.environ.get("PUZZLEKIT_UID_SCHEME") == "hashed":
-        uid = os.stat(path).st_uid
         return uid == hashed_uid(name), f"uid {uid}"
     owner = owner_of(path)
     return owner == name, owner
