@@ -23,7 +23,7 @@ from typing import Any
 from nbconvert.preprocessors import Preprocessor
 from traitlets import Bool
 
-from .messages import error_output
+from .messages import error_output, plain
 
 BEGIN, END = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
 PLACEHOLDER = "# (hidden tests ran here: they check more cases and are not shown)"
@@ -34,7 +34,6 @@ HIDDEN_FAILED_ON = ("a hidden test failed: {what}\nThe hidden tests try more cas
                     "visible ones: check that your code\nworks for every case the exercise "
                     "describes.")
 
-_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _CELL_LINE = re.compile(r"(?:Cell In\s*\[([^\]]*)\]|Input In\s*\[([^\]]*)\]"
                         r"|<ipython-input-(\d+)-[^>]*>),?\s*line (\d+)")
 _NUMBERED = re.compile(r"^\s*(?:-*>\s*)?(\d+)\s")
@@ -65,11 +64,6 @@ def split_hidden(source: str) -> tuple[str, set[int], list[str]]:
         else:
             kept.append(line)
     return "\n".join(kept), numbers, [t for t in texts if len(t) >= MIN_SNIPPET]
-
-
-def plain(text: str) -> str:
-    """`text` without ANSI colour codes."""
-    return _ANSI.sub("", text)
 
 
 def frame_of(chunk: str) -> tuple[str, int] | None:
@@ -154,7 +148,7 @@ def from_hidden(error: Any, numbers: set[int], snippets: list[str], count: objec
 
 def hidden_failure_words(evalue: str, snippets: list[str]) -> str:
     """What a failed hidden test tells the student: its property, if that is not secret."""
-    lines = [line.strip() for line in _ANSI.sub("", evalue).splitlines() if line.strip()]
+    lines = [line.strip() for line in plain(evalue).splitlines() if line.strip()]
     what = lines[0].rstrip(":") if lines else ""
     if what and quotes(what, snippets):
         # "nextStates(<a hidden board>): <what went wrong>": the diagnosis may be shown
