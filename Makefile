@@ -51,8 +51,12 @@ exchange:
 	mkdir -p $(EXCHANGE) && chmod 1777 $(EXCHANGE)
 	@echo "exchange ready: $(EXCHANGE) (mode 1777)"
 
+# the suite runs on every core (pytest-xdist): the tests that share a costly fixture stay
+# in one worker, the longest start first (tests/conftest.py). TEST_WORKERS=0: one process.
+TEST_WORKERS ?= auto
+XDIST := $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadscope --no-loadscope-reorder)
 test: $(STAMP) $(LAB_OVERRIDES)
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest $(XDIST) $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(PY) -m benchmarks

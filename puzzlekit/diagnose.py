@@ -32,7 +32,7 @@ from collections.abc import Collection
 from typing import Literal
 
 from .board import State, goal_state, shape
-from .exact import distance_table
+from .exact import distances_from
 from .heuristics import conflict_pairs, hamming, manhattan
 from .instrument import Record
 from .moves import check_solution, path_to_moves
@@ -191,9 +191,11 @@ def diagnose_path(start: State, goal: State, seq: str | list[State]) -> str | No
     if len(seq) > 1 and solves(seq[::-1]):
         return ("the path runs from the goal back to the start: following the parents from "
                 "the goal gives it backwards, so reverse it (path[::-1])")
-    if seq and solves([start, *seq]):
+    # (a path that already begins with the start, or ends with the goal, cannot be
+    # missing it: the walk along the path that would say so is skipped)
+    if seq and seq[0] != start and solves([start, *seq]):
         return "the path leaves out the start: it should begin with the start state"
-    if seq and solves([*seq, goal]):
+    if seq and seq[-1] != goal and solves([*seq, goal]):
         return "the path stops one move before the goal: it should end with the goal state"
     if len(seq) > 1 and (solves([*seq[::-1], goal]) or solves([start, *seq[::-1]])):
         return ("the path runs backwards and misses an end: reverse it, and keep both the "
@@ -247,7 +249,7 @@ def diagnose_search(start: State, record: Record, kind: str = "breadth-first") -
                     f"→ {_flat_text(b)} → {_flat_text(a)}): skip a next state that is "
                     f"{where}")
     if kind == "breadth-first" and len(start) * len(start[0]) <= 9:
-        table = distance_table(start)
+        table = distances_from(start, [b for b in boards if b is not None])
         seen_far = 0
         for board in boards:
             if board is None:

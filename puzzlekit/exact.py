@@ -7,6 +7,7 @@ lookup. Heuristic checkers, exact-depth scrambles and tests rely on it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
 from .board import Flat, State, flatten, shape, validate_state
@@ -16,11 +17,11 @@ from .geometry import grid, slide
 MAX_CELLS = 9
 
 
-@lru_cache(maxsize=8)
-def _table(goal_flat: Flat, rows: int, cols: int) -> dict[Flat, int]:
+def _spread(start: Flat, rows: int, cols: int) -> Iterator[tuple[Flat, int]]:
+    """(state, moves from `start`) for every other state `start` reaches, nearest first."""
     targets = grid(rows, cols).targets
-    depth = {goal_flat: 0}
-    layer = [goal_flat]
+    seen = {start}
+    layer = [start]
     d = 0
     while layer:
         d += 1
@@ -29,10 +30,17 @@ def _table(goal_flat: Flat, rows: int, cols: int) -> dict[Flat, int]:
             z = s.index(0)
             for q in targets[z]:
                 t = slide(s, z, q)
-                if t not in depth:
-                    depth[t] = d
+                if t not in seen:
+                    seen.add(t)
                     nxt.append(t)
+                    yield t, d
         layer = nxt
+
+
+@lru_cache(maxsize=8)
+def _table(goal_flat: Flat, rows: int, cols: int) -> dict[Flat, int]:
+    depth = {goal_flat: 0}
+    depth.update(_spread(goal_flat, rows, cols))
     return depth
 
 
@@ -44,6 +52,25 @@ def distance_table(goal: State) -> dict[Flat, int]:
         raise PuzzleError(f"exact distance tables are for boards of at most {MAX_CELLS} cells; "
                           f"this goal is {rows}×{cols}")
     return _table(flatten(goal), rows, cols)
+
+
+def distances_from(start: State, boards: Iterable[State]) -> dict[Flat, int]:
+    """{flat board: moves from `start`} for those of `boards` that `start` can reach.
+
+    A breadth-first search from `start` that stops as soon as it has met every board:
+    for boards near the start (those a search expanded first) it is a few thousand
+    states where `distance_table` is all 181,440 of the 8-puzzle. Any size of board.
+    """
+    wanted = {flatten(b) for b in boards}
+    here = flatten(start)
+    found = {here: 0} if here in wanted else {}
+    if len(found) < len(wanted):
+        for t, d in _spread(here, *shape(start)):
+            if t in wanted:
+                found[t] = d
+                if len(found) == len(wanted):
+                    break
+    return found
 
 
 def exact_distance(S: State, goal: State) -> int | None:

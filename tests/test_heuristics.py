@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given
+from hypothesis import strategies as st
 
 import puzzlekit as pk
 
@@ -55,6 +56,26 @@ def test_exact_distance_and_its_limits():
     assert pk.exact_distance(pk.apply_moves(pk.goal_state(3), "ULDR"), pk.goal_state(3)) == 4
     with pytest.raises(pk.PuzzleError, match="at most 9 cells"):
         pk.distance_table(pk.goal_state(4))
+
+
+@given(st.sampled_from([0, 12, 31]), st.lists(st.integers(0, 16), max_size=12),
+       st.integers(0, 2**32))
+def test_distances_from_a_start_agree_with_the_full_table(depth, walk_lengths, seed):
+    from puzzlekit.exact import distances_from
+    start = pk.state_at_depth(depth, seed=1)
+    table = pk.distance_table(start)          # rooted at the start: moves are reversible
+    rng = random.Random(seed)
+    boards = [pk.random_walk(start, k, seed=rng)[0] for k in walk_lengths]
+    got = distances_from(start, boards)
+    assert got == {pk.flatten(b): table[pk.flatten(b)] for b in boards}
+
+
+def test_distances_from_leave_out_a_board_that_cannot_be_reached():
+    from puzzlekit.exact import distances_from
+    goal, other = pk.goal_state(3), ((2, 1, 3), (4, 5, 6), (7, 8, 0))   # two tiles swapped
+    near = pk.apply_moves(goal, "UL")
+    assert distances_from(goal, [near, other, goal]) == {pk.flatten(near): 2,
+                                                         pk.flatten(goal): 0}
 
 
 # ------------------------------------------------------------------------- the heuristics

@@ -300,21 +300,32 @@ def _solution(source_nb: Any, gid: str) -> str:
     return next(c.source for c in source_nb.cells if grade_id(c) == gid)
 
 
-#: attacks on the grading run itself, each in one answer cell of assignment 2, with the
-#: tests that cell's functions feed: the submission must lose exactly those
+#: attacks on the grading run itself, each at the top of one answer cell, with the tests
+#: that cell's functions feed: the submission must lose exactly those. Each assignment
+#: that may carry the breakouts (course_harness.BREAKOUTS_ON) has its own cells.
+_MEMORY_HOG = "_hog = b'x' * (4 * 1024 ** 3)\n"
+_INTERRUPT_PROOF_LOOP = ("import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\n"
+                         "while True:\n    pass\n")
+_KERNEL_KILLER = "import os\nos._exit(1)\n"
 RUN_ATTACKS = {
-    "wall_memory_hog": ("bfs_solution", "_hog = b'x' * (4 * 1024 ** 3)\n",
-                        ["bfs_tests", "bfs_hard_tests"]),
-    "wall_interrupt_proof_loop": ("dfs_solution", "import signal\nsignal.signal(signal.SIGINT, "
-                                  "signal.SIG_IGN)\nwhile True:\n    pass\n", ["dfs_tests"]),
-    "wall_kernel_killer": ("ucs_solution", "import os\nos._exit(1)\n", ["ucs_tests"]),
+    "01-states-and-moves": {
+        "wall_memory_hog": ("print_moves_solution", _MEMORY_HOG, ["print_moves_tests"]),
+        "wall_interrupt_proof_loop": ("print_pos_solution", _INTERRUPT_PROOF_LOOP,
+                                      ["print_pos_tests"]),
+        "wall_kernel_killer": ("EightPuzzle_solution", _KERNEL_KILLER, ["EightPuzzle_tests"]),
+    },
+    "02-uninformed-search": {
+        "wall_memory_hog": ("bfs_solution", _MEMORY_HOG, ["bfs_tests", "bfs_hard_tests"]),
+        "wall_interrupt_proof_loop": ("dfs_solution", _INTERRUPT_PROOF_LOOP, ["dfs_tests"]),
+        "wall_kernel_killer": ("ucs_solution", _KERNEL_KILLER, ["ucs_tests"]),
+    },
 }
 
 
-def run_attacks(release_nb: Any, source_nb: Any) -> dict[str, Any]:
+def run_attacks(assignment: str, release_nb: Any, source_nb: Any) -> dict[str, Any]:
     """name -> (notebook, expectation): hostile cells that must cost only their tests."""
     out = {}
-    for name, (gid, prefix, lost) in RUN_ATTACKS.items():
+    for name, (gid, prefix, lost) in RUN_ATTACKS[assignment].items():
         nb = submission(release_nb, source_nb, {gid: prefix + "\n" + _solution(source_nb, gid)})
         out[name] = (nb, ("exactly", lost))
     return out

@@ -13,6 +13,7 @@ from __future__ import annotations
 import ast
 import functools
 import importlib.util
+import logging
 import os
 import shutil
 import sys
@@ -34,9 +35,15 @@ CELL_TIMEOUT = 15
 #: Assignments on which the hostile students are tried (the first one, to save time).
 HOSTILE_ON = 1
 #: Assignments on which the attack corpus (tests/course/attacks.py) is tried: the tricks
-#: on both, the breakouts of the grading run on the second (the slowest, most searched one).
+#: on both; the breakouts on the first, the quickest to grade (a breakout is an answer
+#: cell with something hostile on top, whatever the exercise; attacks.RUN_ATTACKS also
+#: knows the cells of the second, the most searched one, should they move back).
 TRICKS_ON = ("01-states-and-moves", "02-uninformed-search")
-BREAKOUTS_ON = "02-uninformed-search"
+BREAKOUTS_ON = "01-states-and-moves"
+#: Local worker processes that autograde the course (one per core of a CI machine).
+GRADE_WORKERS = 2
+#: Graded after every other submission of its assignment: the reference after the attacks.
+GRADED_LAST = ("zz_reference_after",)
 
 BEGIN_SOLUTION, END_SOLUTION = "### BEGIN SOLUTION", "### END SOLUTION"
 BEGIN_HIDDEN, END_HIDDEN = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
@@ -342,7 +349,7 @@ def build_course(root: Path) -> Course:
             corpus |= attacks.grading_tricks(name, release_nb, source_nb)
         if name == BREAKOUTS_ON:
             corpus |= attacks.wall_attacks(name, release_nb, source_nb, root, nbname)
-            corpus |= attacks.run_attacks(release_nb, source_nb)
+            corpus |= attacks.run_attacks(name, release_nb, source_nb)
             corpus |= attacks.reference_after(release_nb, source_nb)
         for student, (nb, expectation) in corpus.items():
             students[student] = nb
@@ -355,14 +362,7 @@ def build_course(root: Path) -> Course:
 
     attacks.make_world_readable(root)
     hashes_before = attacks.source_hashes(root)
-    for name, a in result.items():
-        for student in sorted(p.parent.name for p in (root / "submitted").glob(f"*/{name}")):
-            t = time.perf_counter()
-            res = api.autograde(name, student)
-            seconds = time.perf_counter() - t
-            a.graded[student] = Graded(*scores(api, name, student), seconds,
-                                       str(res.get("log", "")) + str(res.get("error", "")),
-                                       cell_scores(api, name, student))
+    autograde_all(api, config, root, result)
     hashes_after = attacks.source_hashes(root)
     planted = [str(p) for p in attacks.planted_paths() if p.exists()]
     for path in planted:        # never leave them behind, whatever the tests say
@@ -379,6 +379,57 @@ def build_course(root: Path) -> Course:
     write_timings(timings, result)
     return Course(root, api, config, result, feedback_log, csv_path, timings, hashes_before,
                   hashes_after, planted)
+
+
+class _PerStudentLog(logging.Handler):
+    """Keeps what the grader logged about each student ("[student] message")."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.lines: dict[str, list[str]] = {}
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if message.startswith("["):
+            student, _, rest = message[1:].partition("] ")
+            self.lines.setdefault(student, []).append(rest)
+
+
+def autograde_all(api: Any, config: Any, root: Path, result: dict[str, Assignment]) -> None:
+    """Autograde every submission of every assignment with the kit's class grader
+    (`puzzlekit.classgrade`: nbgrader's own autograde converter, the execute step on
+    GRADE_WORKERS local processes). tests/course/test_classgrade.py proves it grades
+    exactly as serial ``nbgrader autograde`` does, and the guide, formgrader and hub
+    tests run nbgrader's own commands. The submissions named in GRADED_LAST are graded
+    after all the others of their assignment (the reference after the attacks)."""
+    from puzzlekit.classgrade import grade_class, make_pool
+
+    collected = _PerStudentLog()
+    log = logging.getLogger("puzzlekit.tests.course")
+    log.setLevel(logging.INFO)
+    log.propagate = False
+    log.addHandler(collected)
+    pool = make_pool(GRADE_WORKERS, log=log)
+    try:
+        for name, a in result.items():
+            everyone = sorted(p.parent.name for p in (root / "submitted").glob(f"*/{name}"))
+            for group in ([s for s in everyone if s not in GRADED_LAST],
+                          [s for s in everyone if s in GRADED_LAST]):
+                if not group:
+                    continue
+                report = grade_class(name, root, students=group, progress=None,
+                                     config=config, pool=pool, log=log)
+                for student in group:
+                    times = report.times.get(student)
+                    text = "\n".join(collected.lines.get(student, []))
+                    if student in report.failed:
+                        text += f"\ngrading failed: {report.failed[student]}"
+                    a.graded[student] = Graded(*scores(api, name, student),
+                                               times.own if times else 0.0, text,
+                                               cell_scores(api, name, student))
+    finally:
+        pool.close()
+        log.removeHandler(collected)
 
 
 def write_timings(timings: dict[str, float], result: dict[str, Assignment]) -> None:
