@@ -59,6 +59,11 @@ c.WalledExecute.memory_limit = "2G"      # per kernel; MemoryError beyond it
 c.WalledExecute.process_limit = 64       # extra processes and threads per kernel
 c.WalledExecute.file_size_limit = "64M"  # largest file a kernel may write
 c.WalledExecute.network = False
+# The tests give a student's search a few seconds (run_with_timeout). On a grading
+# machine busier or slower than a 2-core laptop, raise this factor (say to 2), so that a
+# right but slowish answer does not run out of time; the messages keep the exercise's
+# own seconds.
+c.WalledExecute.time_scale = 1.0
 
 # A student who deleted a graded cell gets it back (and its tests run).
 c.OverwriteCells.add_missing_cells = True

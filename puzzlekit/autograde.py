@@ -40,7 +40,7 @@ from jupyter_client.manager import AsyncKernelManager
 from jupyter_core.utils import run_sync
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbgrader.preprocessors import Execute  # type: ignore[import-untyped]
-from traitlets import Bool, Integer, Unicode
+from traitlets import Bool, Float, Integer, Unicode
 
 from .agent import REPLY, REQUEST
 from .judge import Judge, KernelFault, explain_limit
@@ -105,6 +105,11 @@ class WalledExecute(Execute):
                            "marked as not run").tag(config=True)
     replay_timeout = Integer(60, help="Seconds to replay the cells before a restart"
                              ).tag(config=True)
+    time_scale = Float(1.0, help="Multiplies the seconds a test gives the student's code "
+                       "(run_with_timeout): raise it on a grading machine busier or slower "
+                       "than the one the tests were written for, so that a right but "
+                       "slowish answer does not run out of time; messages keep the "
+                       "exercise's own seconds").tag(config=True)
 
     # -- one notebook --------------------------------------------------------------
 
@@ -129,7 +134,8 @@ class WalledExecute(Execute):
         self.reset_execution_trackers()
         self._check_assign_resources(resources)
         self.judge = Judge(self, call_timeout=float(self.timeout or 30),
-                           memory=self.memory_limit, limits=self._limits())
+                           memory=self.memory_limit, limits=self._limits(),
+                           time_scale=self.time_scale)
         # the kernel's own stdout/stderr (warnings, crash messages, whatever the student's
         # code writes to the process's streams) go to a file, not the grader's terminal
         self._kernel_log = tempfile.TemporaryFile()

@@ -39,6 +39,7 @@ from typing import Any
 
 from .classgrade_pool import DaskPool, LocalPool, default_workers
 from .classgrade_remote import config_sections, pack_job
+from .context import nbgrader_execution_as
 from .errors import PuzzleError
 from .grade_progress import grade_progress
 
@@ -380,49 +381,47 @@ def grade_class(assignment: str, course_root: str | os.PathLike[str] = ".", *,
     report.workers = pool.slots
     run = _Run(pool, execute, config_sections(config), log)
     remote = _remote_execute_class(run)
-    cwd, env = os.getcwd(), os.environ.get("NBGRADER_EXECUTION")
-    threads = ThreadPoolExecutor(max_workers=2 * pool.slots + 1,
-                                 thread_name_prefix="puzzlekit-grade")
-    futures = {threads.submit(_grade_one, run, config, remote, step, assignment, s,
-                              force): s for s in pending}
-    display.start(len(pending))
-    outcome: dict[str, str] = {}
-    cancel = False
-    try:
-        waiting = set(futures)
-        while waiting:
-            done, waiting = wait(waiting, timeout=0.5, return_when=FIRST_COMPLETED)
-            for f in done:
-                student = futures[f]
-                outcome[student] = f.result()
-                display.done(student, run.times.get(student, SubmissionTimes()).own,
-                             ok=outcome[student] == "graded")
-    except KeyboardInterrupt:
-        report.interrupted = cancel = True
-        run.stop.set()
-        log.warning("Interrupted: finishing what is being written to the gradebook, "
-                    "cleaning up the rest")
-        for f in futures:
-            f.cancel()
-        for f, student in futures.items():
-            if f.cancelled():
-                outcome[student] = "stopped"
-                continue
-            try:
-                outcome[student] = f.result()
-            except BaseException:
-                outcome[student] = "stopped"
-    finally:
-        threads.shutdown(wait=True, cancel_futures=True)
-        report.worker_restarts = getattr(pool, "restarts", 0)
-        if own_pool:
-            pool.close(cancel=cancel)
-        os.chdir(cwd)
-        if env is None:
-            os.environ.pop("NBGRADER_EXECUTION", None)
-        else:
-            os.environ["NBGRADER_EXECUTION"] = env
-        display.close()
+    cwd = os.getcwd()
+    # nbgrader's converters set NBGRADER_EXECUTION in these threads: as it was, after
+    with nbgrader_execution_as(None):
+        threads = ThreadPoolExecutor(max_workers=2 * pool.slots + 1,
+                                     thread_name_prefix="puzzlekit-grade")
+        futures = {threads.submit(_grade_one, run, config, remote, step, assignment, s,
+                                  force): s for s in pending}
+        display.start(len(pending))
+        outcome: dict[str, str] = {}
+        cancel = False
+        try:
+            waiting = set(futures)
+            while waiting:
+                done, waiting = wait(waiting, timeout=0.5, return_when=FIRST_COMPLETED)
+                for f in done:
+                    student = futures[f]
+                    outcome[student] = f.result()
+                    display.done(student, run.times.get(student, SubmissionTimes()).own,
+                                 ok=outcome[student] == "graded")
+        except KeyboardInterrupt:
+            report.interrupted = cancel = True
+            run.stop.set()
+            log.warning("Interrupted: finishing what is being written to the gradebook, "
+                        "cleaning up the rest")
+            for f in futures:
+                f.cancel()
+            for f, student in futures.items():
+                if f.cancelled():
+                    outcome[student] = "stopped"
+                    continue
+                try:
+                    outcome[student] = f.result()
+                except BaseException:
+                    outcome[student] = "stopped"
+        finally:
+            threads.shutdown(wait=True, cancel_futures=True)
+            report.worker_restarts = getattr(pool, "restarts", 0)
+            if own_pool:
+                pool.close(cancel=cancel)
+            os.chdir(cwd)
+            display.close()
     for student in pending:
         result = outcome.get(student, "stopped")
         if result == "graded":

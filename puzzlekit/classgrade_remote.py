@@ -26,6 +26,8 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+from .context import nbgrader_execution_as
+
 #: job format version (coordinator and worker must agree)
 JOB_VERSION = 1
 #: a folder bigger than this is not shipped (a submission with a data dump, say)
@@ -144,44 +146,39 @@ def execute_job(job: bytes) -> bytes:
     log.addHandler(handler)
     timings: dict[str, float] = {}
     folder = Path(tempfile.mkdtemp(prefix="pkclass-"))
-    previous = os.environ.get("NBGRADER_EXECUTION")
-    os.environ["NBGRADER_EXECUTION"] = "autograde"     # as nbgrader autograde sets it
     answer: dict[str, Any] = {"key": key, "pid": os.getpid()}
     try:
-        for rel, data in spec["files"].items():
-            target = folder / rel
-            if folder not in target.resolve().parents:
-                raise ValueError(f"a file outside the job folder: {rel!r}")
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(base64.b64decode(data))
-        nb = nbformat.reads(spec["notebook"], as_version=4)
-        resources = dict(spec["resources"])
-        resources["metadata"] = dict(resources.get("metadata") or {}, path=str(folder))
-        cls = _import(spec["execute"])
-        pp = cls(config=Config(spec["config"]), log=log)
-        timings["unpack"] = time.perf_counter() - t0
-        first: list[float] = []
-        cell_method = pp.preprocess_cell
+        with nbgrader_execution_as("autograde"):     # as nbgrader autograde sets it
+            for rel, data in spec["files"].items():
+                target = folder / rel
+                if folder not in target.resolve().parents:
+                    raise ValueError(f"a file outside the job folder: {rel!r}")
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(base64.b64decode(data))
+            nb = nbformat.reads(spec["notebook"], as_version=4)
+            resources = dict(spec["resources"])
+            resources["metadata"] = dict(resources.get("metadata") or {}, path=str(folder))
+            cls = _import(spec["execute"])
+            pp = cls(config=Config(spec["config"]), log=log)
+            timings["unpack"] = time.perf_counter() - t0
+            first: list[float] = []
+            cell_method = pp.preprocess_cell
 
-        def timed_cell(*args: Any, **kwargs: Any) -> Any:
-            if not first:
-                first.append(time.perf_counter())
-            return cell_method(*args, **kwargs)
-        pp.preprocess_cell = timed_cell          # the kernel is up at the first cell
-        t1 = time.perf_counter()
-        nb, _ = pp(nb, resources)
-        t2 = time.perf_counter()
-        timings["execute"] = t2 - t1
-        timings["kernel_start"] = (first[0] - t1) if first else t2 - t1
-        answer["notebook"] = nbformat.writes(nb)
+            def timed_cell(*args: Any, **kwargs: Any) -> Any:
+                if not first:
+                    first.append(time.perf_counter())
+                return cell_method(*args, **kwargs)
+            pp.preprocess_cell = timed_cell          # the kernel is up at the first cell
+            t1 = time.perf_counter()
+            nb, _ = pp(nb, resources)
+            t2 = time.perf_counter()
+            timings["execute"] = t2 - t1
+            timings["kernel_start"] = (first[0] - t1) if first else t2 - t1
+            answer["notebook"] = nbformat.writes(nb)
     except Exception as exc:
         answer["error"] = {"type": f"{type(exc).__module__}.{type(exc).__qualname__}",
                            "message": str(exc), "traceback": traceback.format_exc()}
     finally:
-        if previous is None:
-            os.environ.pop("NBGRADER_EXECUTION", None)
-        else:
-            os.environ["NBGRADER_EXECUTION"] = previous
         log.removeHandler(handler)
         shutil.rmtree(folder, ignore_errors=True)
         if _terminated:              # stopped by the coordinator: the kernel is cleaned up

@@ -9,12 +9,30 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 
 def nbgrader_execution() -> str:
     """What nbgrader is doing with this notebook ("autograde", "validate", ...), or ""
     when nbgrader is not executing it (nbgrader sets ``NBGRADER_EXECUTION``)."""
     return os.environ.get("NBGRADER_EXECUTION", "")
+
+
+@contextmanager
+def nbgrader_execution_as(what: str | None) -> Iterator[None]:
+    """Inside: ``NBGRADER_EXECUTION`` set to `what` (None: left to whoever sets it, such
+    as nbgrader's converters); after: as it was before, set or not."""
+    before = os.environ.get("NBGRADER_EXECUTION")
+    if what is not None:
+        os.environ["NBGRADER_EXECUTION"] = what
+    try:
+        yield
+    finally:
+        if before is None:
+            os.environ.pop("NBGRADER_EXECUTION", None)
+        else:
+            os.environ["NBGRADER_EXECUTION"] = before
 
 
 def under_autograder() -> bool:

@@ -41,6 +41,7 @@ from contextvars import ContextVar
 from typing import Any, Protocol
 
 from . import wire
+from .errors import PuzzleError
 from .instrument import Recorder, limit_message
 from .messages import NOT_WRITTEN, explain, plain, red, take_awarded, take_notes, take_partial
 
@@ -231,9 +232,13 @@ class Judge:
     """Runs a notebook's given and graded test cells in the grader's process."""
 
     def __init__(self, channel: Channel, *, call_timeout: float = 30.0,
-                 memory: str = "the limit", limits: dict[str, str] | None = None) -> None:
+                 memory: str = "the limit", limits: dict[str, str] | None = None,
+                 time_scale: float = 1.0) -> None:
+        if not time_scale > 0:
+            raise PuzzleError(f"time_scale must be a positive number, got {time_scale!r}")
         self.channel = channel
         self.call_timeout = call_timeout
+        self.time_scale = time_scale
         self.limits = {"memory": memory, **(limits or {})}
         self.ns = _Namespace(__name__="__main__", __builtins__=builtins)
         self.ns.judge = self
@@ -379,9 +384,10 @@ class Judge:
 
     def within(self, seconds: float, message: str, func: Callable[..., Any], *args: Any,
                **kwargs: Any) -> Any:
-        """`func(*args, **kwargs)` with `seconds` for the calls into the kernel in it."""
+        """`func(*args, **kwargs)` with `seconds` (times `time_scale`) for the calls into
+        the kernel in it."""
         outer = self._deadline
-        deadline = time.monotonic() + seconds
+        deadline = time.monotonic() + seconds * self.time_scale
         self._deadline = deadline if outer is None else min(outer, deadline)
         try:
             return func(*args, **kwargs)

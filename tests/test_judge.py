@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 import puzzlekit
 from puzzlekit import agent, wire
 from puzzlekit.judge import Judge, KernelFault, Remote, RemoteFunction, bound_names
+from puzzlekit.errors import PuzzleError
 
 
 class InProcess:
@@ -279,3 +280,31 @@ def test_the_agent_sends_functions_back_as_handles(tmp_path):
     assert isinstance(judge.ns["f"](), Remote)
     assert isinstance(judge.ns["types"], Remote)
     assert isinstance(types, types.ModuleType)
+
+
+class _Clock(InProcess):
+    """Records the time left for each call into the 'kernel'."""
+
+    def __init__(self, tmp_path, space):
+        super().__init__(tmp_path, space)
+        self.timeouts: list[float] = []
+
+    def request(self, req, timeout):
+        self.timeouts.append(timeout)
+        return super().request(req, timeout)
+
+
+@pytest.mark.parametrize("scale", [1.0, 2.5])
+def test_time_scale_multiplies_the_seconds_a_test_gives(tmp_path, scale):
+    space: dict[str, Any] = {"__name__": "__main__"}
+    exec("def findZero(S):\n    return (0, 0)\n", space)
+    channel = _Clock(tmp_path, space)
+    judge = Judge(channel, call_timeout=30, time_scale=scale)
+    judge.within(4, "too slow", RemoteFunction(judge, "findZero"), ((0, 1), (2, 3)))
+    assert channel.timeouts and 4 * scale - 1 < max(channel.timeouts) <= 4 * scale
+
+
+@pytest.mark.parametrize("scale", [0, -1.0, float("nan")])
+def test_a_time_scale_that_is_not_positive_is_refused(tmp_path, scale):
+    with pytest.raises(PuzzleError, match="time_scale"):
+        Judge(InProcess(tmp_path, {}), time_scale=scale)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import os
 
 import pytest
 
@@ -104,3 +105,18 @@ def test_the_last_event_says_the_time_the_result_says():
         result = pk.solve(S, algorithm="idastar", heuristic=heuristic, progress=events.append)
         done = [e for e in events if e.kind == "done" and e.algorithm == "idastar"]
         assert done and done[-1].elapsed == result.elapsed, (heuristic, done, result.elapsed)
+
+
+@pytest.mark.parametrize("before", [None, "validate"])
+@pytest.mark.parametrize("what", [None, "autograde"])
+def test_nbgrader_execution_as_puts_back_what_was_there(monkeypatch, before, what):
+    from puzzlekit.context import nbgrader_execution, nbgrader_execution_as
+    if before is None:
+        monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
+    else:
+        monkeypatch.setenv("NBGRADER_EXECUTION", before)
+    with pytest.raises(KeyError), nbgrader_execution_as(what):
+        assert nbgrader_execution() == (what or before or "")
+        os.environ["NBGRADER_EXECUTION"] = "set by a converter inside"
+        raise KeyError("the block fails: still put back")
+    assert os.environ.get("NBGRADER_EXECUTION") == before
