@@ -21,7 +21,9 @@ MAX_SIDE = 32   #: boards beyond this are refused (a 32×32 state has 1,023 tile
 
 def _is_int(x: object) -> bool:
     """Whole numbers, numpy's included (they are converted); bools are not tiles."""
-    return isinstance(x, Integral) and not isinstance(x, bool)
+    # a plain int first: the abstract-class check costs more than the rest of a
+    # validation, and long student paths are validated state by state
+    return type(x) is int or (isinstance(x, Integral) and not isinstance(x, bool))
 
 
 def validate_state(state: object, *, name: str = "state") -> State:
