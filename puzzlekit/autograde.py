@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import shutil
 import tempfile
 import time
@@ -98,6 +99,10 @@ class WalledExecute(Execute):
     process_limit = Integer(64, help="Extra processes/threads a kernel may start"
                             ).tag(config=True)
     file_size_limit = Unicode("64M", help="Largest file a kernel may write").tag(config=True)
+    scratch_limit = Unicode("256M", help="Size of the kernel's writable folder (a tmpfs "
+                            "holding the copy of the notebook's folder; its pages count "
+                            "against memory_limit); 0: a folder on disk, not size-limited"
+                            ).tag(config=True)
     network = Bool(False, help="Let the student's code use the network").tag(config=True)
     judge_tests = Bool(True, help="Run graded test cells in the grader's process, so that "
                        "the kernel cannot change their verdicts").tag(config=True)
@@ -117,8 +122,10 @@ class WalledExecute(Execute):
         from nbclient.client import NotebookClient
         resources = resources if resources is not None else {}
         source_dir = (resources.get("metadata", {}) or {}).get("path") or os.getcwd()
-        self._scratch = Path(tempfile.mkdtemp(prefix="pkgrade-"))
+        self._scratch = Path(_make_scratch(self.log))
         os.chmod(self._scratch, 0o700)
+        (self._scratch / "ipc").mkdir(mode=0o700)   # connection files and the sockets
+        self._launches: list[dict[str, Any]] = []   # every kernel started, with its cgroups
         self._work = self._scratch / "work"
         shutil.copytree(source_dir, self._work, symlinks=False,
                         ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
@@ -155,21 +162,80 @@ class WalledExecute(Execute):
         finally:
             if self._quiet is not None:
                 self._quiet[1].stop_channels()
+            self._end_launches()
             self._kernel_log.close()
             shutil.rmtree(self._scratch, ignore_errors=True)
         return self.nb, self.resources
 
     def _wall_report(self) -> dict[str, Any]:
-        """What the wall held for this kernel (its launcher's report), in short."""
-        try:
-            report = json.loads((self._scratch / ".wall.json").read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        """What the wall held for this notebook's first kernel (its launcher's report, read
+        before any student code ran), in short."""
+        report = self._launches[0].get("report", {}) if self._launches else {}
+        if not report:
             return {"up": False}
-        keys = ("landlock_abi", "userns", "netns", "private_root", "network", "limits",
-                "warnings")
+        keys = ("landlock_abi", "userns", "netns", "pidns", "private_root", "network",
+                "scratch_limit", "limits", "warnings")
         short = {k: report.get(k) for k in keys}
         short["up"] = bool(report.get("landlock_abi"))
+        short["cgroups"] = sorted(self._launches[0].get("groups", {}))
         return short
+
+    # -- each kernel's launch: its report, read once, and its cgroups, emptied at the end
+
+    async def async_start_new_kernel(self, **kwargs: Any) -> None:
+        await super().async_start_new_kernel(**kwargs)
+        process = getattr(getattr(self.km, "provisioner", None), "process", None)
+        self._launches.append({"pid": getattr(process, "pid", None), "read": False,
+                               "ended": False, "groups": {}, "report": {}})
+
+    start_new_kernel = run_sync(async_start_new_kernel)
+
+    async def async_start_new_kernel_client(self) -> Any:
+        client = await super().async_start_new_kernel_client()
+        self._read_launch()     # the kernel is ready: no student code has run yet
+        return client
+
+    start_new_kernel_client = run_sync(async_start_new_kernel_client)
+
+    async def _async_cleanup_kernel(self) -> None:
+        try:
+            await super()._async_cleanup_kernel()
+        finally:
+            self._end_launches()
+
+    _cleanup_kernel = run_sync(_async_cleanup_kernel)
+
+    def _read_launch(self) -> None:
+        """Read the newest launcher's report (once, from the scratch root, which the kernel
+        cannot write) and keep the cgroups it names that `wall.launch_cgroups` accepts."""
+        if not self._launches or self._launches[-1]["read"]:
+            return
+        launch = self._launches[-1]
+        launch["read"] = True
+        if not self.wall:
+            return
+        try:
+            report = json.loads((self._scratch / ".wall.json").read_text(encoding="utf-8"))
+            from .wall import launch_cgroups
+        except (OSError, ValueError, ImportError):
+            return
+        launch["report"] = report if isinstance(report, dict) else {}
+        if isinstance(launch["pid"], int):
+            launch["groups"] = launch_cgroups(launch["report"], launch["pid"])
+
+    def _end_launches(self) -> None:
+        """Kill whatever the kernels started is still running (double-forked, setsid,
+        ignoring SIGTERM) and remove their cgroups: at a restart and when grading ends."""
+        self._read_launch()
+        for launch in getattr(self, "_launches", []):
+            if launch["ended"] or not launch["groups"]:
+                continue
+            launch["ended"] = True
+            from .wall import end_launch
+            left = end_launch(launch["groups"])
+            if left:
+                self.log.info("Stopped %d process(es) that a student's kernel left running",
+                              left)
 
     def _limits(self) -> dict[str, str]:
         return {"memory": self.memory_limit, "processes": str(self.process_limit),
@@ -193,8 +259,10 @@ class WalledExecute(Execute):
         km = super().create_kernel_manager()
         self._kernels += 1
         km.transport = "ipc"
-        km.ip = str(self._scratch / f"k{self._kernels}")
-        km.connection_file = str(self._scratch / f"kernel-{self._kernels}.json")
+        token = secrets.token_hex(4)      # names a kernel cannot guess before a restart
+        km.ip = str(self._scratch / "ipc" / f"k{self._kernels}-{token}")
+        km.connection_file = str(self._scratch / "ipc" /
+                                 f"kernel-{self._kernels}-{token}.json")
         km.wall_prefix = self._wall_prefix()
         return km
 
@@ -210,8 +278,9 @@ class WalledExecute(Execute):
             config = WallConfig(memory=parse_size(self.memory_limit),
                                 processes=self.process_limit,
                                 file_size=parse_size(self.file_size_limit),
-                                network=self.network)
-            return wall_argv(str(self._scratch), config)
+                                network=self.network,
+                                scratch_limit=parse_size(self.scratch_limit))
+            return wall_argv(str(self._scratch), config, workdir=str(self._work))
         except ImportError as e:
             _warn_once(self.log, NO_WALL.format(why=str(e)))
             return []
@@ -408,6 +477,18 @@ class WalledExecute(Execute):
         except Exception:
             return False
         return self._responsive()
+
+
+def _make_scratch(log: Any) -> str:
+    """A fresh scratch folder named after this grader process; first, the folders of
+    graders that were killed before they could remove theirs are removed."""
+    try:
+        from .wall import make_scratch, remove_stale_scratch
+    except ImportError:     # no POSIX `resource` (Windows): a plain temporary folder
+        return tempfile.mkdtemp(prefix="pkgrade-")
+    for path in remove_stale_scratch():
+        log.info("Removed %s, left by a grader that was stopped", path)
+    return make_scratch()
 
 
 def _warn_once(log: Any, message: str) -> None:
