@@ -101,6 +101,9 @@ PROBE = textwrap.dedent(r'''
     attempt("memory", lambda: bytearray(p["memory"] + (64 << 20)))
     attempt("file size", big_file)
     attempt("threads", threads)
+    out["files"] = {n: os.path.getsize(os.path.join(p["scratch"], n))
+                    for n in os.listdir(p["scratch"]) if n.endswith((".txt", ".png", ".bin"))}
+    out["written"] = open(os.path.join(p["scratch"], "answer.txt")).read()
     print(json.dumps(out))
 ''')
 
@@ -133,7 +136,8 @@ def probe(base: Path, name: str, *options: str, imports: bool) -> dict[str, Any]
         unix.listen()
         params = {"secret": str(secret), "site_file": str(planted[0]),
                   "package_file": str(planted[1]), "home_file": str(planted[2]),
-                  "scratch": str(scratch), "port": tcp.getsockname()[1], "unix": unix_path,
+                  "scratch": str(scratch / wall.HOME_NAME), "port": tcp.getsockname()[1],
+                  "unix": unix_path,
                   "pid": os.getpid(), "memory": 512 << 20, "file_size": 1 << 20,
                   "threads": 24, "imports": imports}
         try:
@@ -189,8 +193,11 @@ def test_landlock_alone_says_permission_denied(landlock_only: dict[str, Any],
 @needs_landlock
 def test_scratch_is_writable(walled: dict[str, Any]) -> None:
     assert outcome(walled, "write scratch") == "ok"
-    assert (walled["scratch"] / "answer.txt").read_text() == "student was here"
-    assert (walled["scratch"] / "plot.png").stat().st_size > 0
+    assert walled["results"]["written"] == "student was here"
+    assert walled["results"]["files"]["plot.png"] > 0
+    # the kernel's home is a tmpfs of its own mount namespace: nothing of it on disk
+    assert walled["report"]["scratch_limit"] == 256 << 20
+    assert not (walled["scratch"] / wall.HOME_NAME / "answer.txt").exists()
 
 
 @needs_landlock
@@ -209,6 +216,9 @@ def test_private_root_hides_unix_sockets(walled: dict[str, Any]) -> None:
 
 @needs_landlock
 def test_cannot_signal_the_grader(walled: dict[str, Any]) -> None:
+    if walled["report"]["pidns"]:      # the grader is not even there to be named
+        assert walled["results"]["signal"] == ["ProcessLookupError", "ESRCH"]
+        return
     if STATUS.landlock_abi is not None and STATUS.landlock_abi < 6:
         pytest.skip("Landlock ABI < 6 cannot scope signals")
     assert walled["results"]["signal"] == ["PermissionError", "EPERM"]
@@ -218,7 +228,7 @@ def test_cannot_signal_the_grader(walled: dict[str, Any]) -> None:
 def test_memory_and_file_size_limits(walled: dict[str, Any]) -> None:
     assert outcome(walled, "memory") == "MemoryError"
     assert walled["results"]["file size"] == ["OSError", "EFBIG"]
-    assert (walled["scratch"] / "big.bin").stat().st_size == 1 << 20
+    assert walled["results"]["files"]["big.bin"] == 1 << 20
 
 
 @needs_landlock
@@ -244,6 +254,10 @@ def test_report_says_what_was_applied(walled: dict[str, Any]) -> None:
     assert report["limits"]["core"] == 0
     assert report["root"] is (os.getuid() == 0)
     assert report["userns"] is STATUS.userns and report["netns"] is STATUS.userns
+    assert report["pidns"] is STATUS.userns
+    if STATUS.memory_cgroup:
+        assert report["limits"]["memory_cgroup"] == report["cgroups"]["memory"]
+        assert report["cgroups"]["memory"].startswith(STATUS.memory_cgroup + "/")
     assert str(PACKAGE) in report["readable"]
     assert not any(p in report["readable"] for p in ("/usr/local", "/usr/share", "/tmp"))
     if STATUS.full and (not STATUS.root or STATUS.pids_cgroup):
@@ -258,7 +272,7 @@ def test_environment_points_into_scratch(tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     env = json.loads(proc.stdout)
     for key in ("HOME", "TMPDIR", "MPLCONFIGDIR", "IPYTHONDIR", "JUPYTER_RUNTIME_DIR"):
-        assert env[key].startswith(str(scratch)), key
+        assert env[key].startswith(str(scratch / wall.HOME_NAME)), key
     assert env["PYTHONNOUSERSITE"] == "1" and env["OMP_NUM_THREADS"] == "1"
     assert "JUPYTER_PATH" not in env and "PYTHONPATH" not in env
 
@@ -294,9 +308,9 @@ def walled_kernel(tmp_path: Path) -> Iterator[tuple[Any, Any, Path]]:
             return [*self.wall_prefix, *super().format_kernel_cmd(extra_arguments)]
 
     scratch = tmp_path / "scratch"
-    scratch.mkdir()
-    km = WalledKernelManager(transport="ipc", ip=f"{scratch}/k",
-                             connection_file=f"{scratch}/kernel.json",
+    (scratch / "ipc").mkdir(parents=True)
+    km = WalledKernelManager(transport="ipc", ip=f"{scratch}/ipc/k",
+                             connection_file=f"{scratch}/ipc/kernel.json",
                              wall_prefix=wall.wall_argv(str(scratch), wall.WallConfig()))
     km.start_kernel(cwd=str(scratch))
     kc = km.client()
@@ -331,7 +345,7 @@ def test_ipykernel_runs_behind_the_wall(walled_kernel: tuple[Any, Any, Path],
     assert reply["content"]["ename"] in ("PermissionError", "FileNotFoundError")
     report = json.loads((scratch / wall.REPORT_NAME).read_text())
     assert report["landlock_abi"] == STATUS.landlock_abi
-    assert any(name.startswith("k-") for name in os.listdir(scratch))  # the ipc sockets
+    assert any(name.startswith("k-") for name in os.listdir(scratch / "ipc"))  # the sockets
     # the grader can still interrupt a runaway cell (nbclient does on a timeout)
     msg_id = kc.execute("import time; time.sleep(30)")
     time.sleep(0.5)

@@ -100,7 +100,8 @@ class Kernel:
             transport="ipc", ip=f"{scratch}/ipc/k{n}", connection_file=f"{scratch}/ipc/k{n}.json",
             wall_prefix=wall.wall_argv(str(scratch), config,
                                        workdir=None if workdir is None else str(workdir)))
-        self.km.start_kernel(cwd=str(scratch))
+        self.km.start_kernel(cwd=str(scratch), stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL)
         self.pid = self.km.provisioner.process.pid
         self.kc = self.km.client()
         self.kc.start_channels()
@@ -157,7 +158,8 @@ def test_interrupts_still_reach_the_kernel(kernel: Kernel) -> None:
     time.sleep(0.5)
     kernel.km.interrupt_kernel()          # jupyter_client: killpg(SIGINT) of the launcher
     reply = kernel.kc.get_shell_msg(timeout=10)
-    assert reply["parent_header"]["msg_id"] == msg_id
+    while reply["parent_header"].get("msg_id") != msg_id:   # kernel_info's, from start
+        reply = kernel.kc.get_shell_msg(timeout=10)
     assert reply["content"]["ename"] == "KeyboardInterrupt"
     assert kernel.value("6 * 7") == 42 and kernel.km.is_alive()
 
@@ -290,17 +292,21 @@ def test_a_planted_link_is_not_followed_at_a_restart(tmp_path: Path,
     config = wall.WallConfig(scratch_limit=scratch_limit)
     first = Kernel(scratch, config, n=1, workdir=work)
     home = first.report["home"]
-    content, _ = first.run(
+    first.kc.execute(
         "import os, shutil\n"
         f"for name in ('tmp', '.ipython', 'work', '.cache'):\n"
         f"    shutil.rmtree(os.path.join({home!r}, name))\n"
         f"    os.symlink({str(target)!r}, os.path.join({home!r}, name))\n"
         "os._exit(1)")                    # a forced restart, links in place
+    deadline = time.monotonic() + 30
+    while first.km.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.05)
     first.stop(now=True)
     second = Kernel(scratch, config, n=2, workdir=work)
     try:
         assert sorted(os.listdir(target)) == ["ps1.ipynb"]      # untouched
         assert (target / "ps1.ipynb").read_text() == "the model solutions"
+        second.run("import os")
         assert second.value("[os.path.islink(os.path.join(os.environ['HOME'], n)) "
                             "for n in ('tmp', '.ipython', 'work', '.cache')]") \
             == [False] * 4
