@@ -9,8 +9,10 @@ from pathlib import Path
 
 from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
 from nbgrader.converters.autograde import Autograde
-from nbgrader.preprocessors import GetGrades
+from nbgrader.converters.generate_assignment import GenerateAssignment
+from nbgrader.preprocessors import GetGrades, LockCells
 
+from puzzlekit.authoring import KitAuthoring, RefuseStaleTests
 from puzzlekit.autograde import with_walled_execute
 from puzzlekit.course_setup import environment_first_on_path, exchange_root, repair_gradebook
 from puzzlekit.feedback import StripHiddenTests
@@ -36,6 +38,18 @@ c.ExchangeFactory.collect = "puzzlekit.collect.OwnerCheckedCollect"
 # What students see in place of a solution: the stub must fail loudly when run.
 c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
 c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
+
+# One place for a point: an exercise's points live in its test cell's nbgrader metadata.
+# Generating an assignment derives the rest for the students' copy: the score table at
+# the end, the "(N points)" notes in the text, the line each test cell reports with, and
+# the raises-exception tags that let Run All reach the score table (puzzlekit.authoring).
+_generate = list(GenerateAssignment.class_traits()["preprocessors"].default())
+c.GenerateAssignment.preprocessors = (_generate[:_generate.index(LockCells)] + [KitAuthoring]
+                                      + _generate[_generate.index(LockCells):])
+# Regrading after a fix: nbgrader grades with the tests the gradebook kept at generate
+# time; a test changed in source/ since then is refused, naming the command to run first.
+c.Autograde.sanitize_preprocessors = [
+    RefuseStaleTests, *Autograde.class_traits()["sanitize_preprocessors"].default()]
 
 # Each cell gets 30 seconds; an endless loop is interrupted and grading goes on.
 c.Execute.timeout = 30
