@@ -294,9 +294,10 @@ def _make_kit_authoring() -> type:
 
         def preprocess(self, nb: Any, resources: Any) -> tuple[Any, Any]:
             for index in notes_without_cells(nb):
+                note = _NOTE.search(nb.cells[index].source)
                 self.log.warning("puzzlekit: cell %d says %r but no graded cell follows "
                                  "it; its points note is left as written", index,
-                                 _NOTE.search(nb.cells[index].source).group(0))
+                                 note.group(0) if note else "")
             return with_kit_lines(nb), resources
 
     KitAuthoring.__module__, KitAuthoring.__qualname__ = __name__, "KitAuthoring"
