@@ -12,6 +12,7 @@ from nbgrader.converters.autograde import Autograde
 from nbgrader.converters.generate_assignment import GenerateAssignment
 from nbgrader.preprocessors import GetGrades, LockCells
 
+from puzzlekit.author_check import ModelSolutionCheck
 from puzzlekit.authoring import KitAuthoring, RefuseStaleTests
 from puzzlekit.autograde import with_walled_execute
 from puzzlekit.course_setup import environment_first_on_path, exchange_root, repair_gradebook
@@ -43,9 +44,14 @@ c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
 # Generating an assignment derives the rest for the students' copy: the score table at
 # the end, the "(N points)" notes in the text, the line each test cell reports with, and
 # the raises-exception tags that let Run All reach the score table (puzzlekit.authoring).
+# Before it writes a release, generate also grades your model solution exactly as a
+# submission is graded (the wall, the judge, nbgrader's scoring) and refuses, naming the
+# cell and the line, any test that does not give it full points (puzzlekit.author_check;
+# the same check alone: `python -m puzzlekit check-tests ASSIGNMENT`).
 _generate = list(GenerateAssignment.class_traits()["preprocessors"].default())
-c.GenerateAssignment.preprocessors = (_generate[:_generate.index(LockCells)] + [KitAuthoring]
-                                      + _generate[_generate.index(LockCells):])
+_at = _generate.index(LockCells)
+c.GenerateAssignment.preprocessors = [*_generate[:_at], KitAuthoring, ModelSolutionCheck,
+                                      *_generate[_at:]]
 # Regrading after a fix: nbgrader grades with the tests the gradebook kept at generate
 # time; a test changed in source/ since then is refused, naming the command to run first.
 c.Autograde.sanitize_preprocessors = [

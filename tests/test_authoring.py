@@ -196,3 +196,47 @@ def test_a_test_fixed_in_source_is_never_graded_with_its_old_copy(course):
     with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gb:
         sub = gb.find_submission_notebook(A1, A1, "alice")
         assert sub.max_score == 28
+
+
+# ---------------------------------------------------------------------------
+# the model solution is graded before a release is written
+
+def _replace_in_cell(path: Path, grade_id: str, old: str, new: str) -> None:
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    for c in raw["cells"]:
+        if c["metadata"].get("nbgrader", {}).get("grade_id") == grade_id:
+            text = "".join(c["source"])
+            assert old in text, (grade_id, old)
+            c["source"] = text.replace(old, new)
+    path.write_text(json.dumps(raw, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+
+
+@pytest.mark.nbgrader
+def test_generate_refuses_a_test_the_model_solution_fails(course):
+    root, api = course
+    source = root / "source" / A1 / f"{A1}.ipynb"
+    # a slip an author makes: the expected blank position of the goal typed wrong
+    _replace_in_cell(source, "findZero_tests", "(2, 2)", "(2, 1)")
+    result = api().generate_assignment(A1)
+    assert not result["success"]
+    said = " ".join((result.get("error", "") + result.get("log", "")).split())
+    assert "the model solution does not pass its own tests" in said
+    assert "test cell findZero_tests" in said and "earns 0 of 2 points" in said
+    assert "(2, 1)" in said        # the line, as the author wrote it
+    assert not (root / "release" / A1 / f"{A1}.ipynb").exists()
+
+
+@pytest.mark.nbgrader
+def test_check_tests_grades_the_model_solution_without_generating(course, capsys):
+    from puzzlekit.cli import main
+    root, _ = course
+    assert main(["check-tests", A1, "--course-root", str(root)]) == 0
+    out = capsys.readouterr().out
+    assert "✔ findZero_tests: 2 of 2" in out and f"{A1}: all tests pass" in out
+    assert not (root / "release").exists()
+    source = root / "source" / A1 / f"{A1}.ipynb"
+    _replace_in_cell(source, "findZero_tests", "(2, 2)", "(2, 1)")
+    assert main(["check-tests", A1, "--course-root", str(root)]) == 1
+    captured = capsys.readouterr()
+    assert "✘ findZero_tests: 0 of 2" in captured.out and "NOT READY" in captured.out
+    assert "Fix the test or the solution in source/" in captured.err

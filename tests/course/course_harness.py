@@ -295,6 +295,9 @@ def course_config(root: Path) -> Any:
     # runs out of time because the machine is busy
     config.WalledExecute.time_scale = TIME_SCALE
     config.Execute.startup_timeout = 60
+    # generate grades each model solution first (puzzlekit.author_check); here every
+    # reference submission is graded anyway, and tests/test_authoring.py tests the check
+    config.ModelSolutionCheck.check = False
     config.NbGraderAPI.timezone = "UTC"
     return config
 
