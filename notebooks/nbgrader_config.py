@@ -9,8 +9,11 @@ from pathlib import Path
 
 from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
 from nbgrader.converters.autograde import Autograde
-from nbgrader.preprocessors import GetGrades
+from nbgrader.converters.generate_assignment import GenerateAssignment
+from nbgrader.preprocessors import GetGrades, LockCells
 
+from puzzlekit.author_check import ModelSolutionCheck
+from puzzlekit.authoring import KitAuthoring, RefuseStaleTests
 from puzzlekit.autograde import with_walled_execute
 from puzzlekit.course_setup import environment_first_on_path, exchange_root, repair_gradebook
 from puzzlekit.feedback import StripHiddenTests
@@ -36,6 +39,23 @@ c.ExchangeFactory.collect = "puzzlekit.collect.OwnerCheckedCollect"
 # What students see in place of a solution: the stub must fail loudly when run.
 c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
 c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
+
+# One place for a point: an exercise's points live in its test cell's nbgrader metadata.
+# Generating an assignment derives the rest for the students' copy: the score table at
+# the end, the "(N points)" notes in the text, the line each test cell reports with, and
+# the raises-exception tags that let Run All reach the score table (puzzlekit.authoring).
+# Before it writes a release, generate also grades your model solution exactly as a
+# submission is graded (the wall, the judge, nbgrader's scoring) and refuses, naming the
+# cell and the line, any test that does not give it full points (puzzlekit.author_check;
+# the same check alone: `python -m puzzlekit check-tests ASSIGNMENT`).
+_generate = list(GenerateAssignment.class_traits()["preprocessors"].default())
+_at = _generate.index(LockCells)
+c.GenerateAssignment.preprocessors = [*_generate[:_at], KitAuthoring, ModelSolutionCheck,
+                                      *_generate[_at:]]
+# Regrading after a fix: nbgrader grades with the tests the gradebook kept at generate
+# time; a test changed in source/ since then is refused, naming the command to run first.
+c.Autograde.sanitize_preprocessors = [
+    RefuseStaleTests, *Autograde.class_traits()["sanitize_preprocessors"].default()]
 
 # Each cell gets 30 seconds; an endless loop is interrupted and grading goes on.
 c.Execute.timeout = 30

@@ -7,6 +7,7 @@
     python -m puzzlekit scramble 20 --size 4 --seed 1
     python -m puzzlekit integrity 02-uninformed-search --course-root notebooks
     python -m puzzlekit grade 02-uninformed-search --course-root notebooks --workers 4
+    python -m puzzlekit check-tests 03-informed-search --course-root notebooks
 
 `solve` prints every board of a minimum solution, a blank line between boards, then
 ``Minimum number of moves = N``; an unsolvable board prints ``No solution possible``.
@@ -17,6 +18,10 @@
 `grade` autogrades every collected submission not graded yet, in parallel (local worker
 processes or a Dask scheduler), into nbgrader's gradebook (see `puzzlekit.classgrade`);
 exit 1 if a submission could not be graded, 130 when interrupted (run it again to go on).
+
+`check-tests` grades the model solution of an assignment's source as a submission is
+graded and lists each test cell's points (see `puzzlekit.author_check`); exit 1 when a
+test cell does not give the model solution its full points.
 
 Exit codes: 0 done (also for an unsolvable board), 1 `check` found the moves wrong or
 `integrity` found something, 2 bad input (missing or malformed file, bad arguments, missing
@@ -130,6 +135,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --watch: seconds between two collects (default 30)")
     g.add_argument("--feedback", action="store_true",
                    help="with --watch: also generate and release the feedback")
+    t = sub.add_parser("check-tests", help="grade the model solution of an assignment's "
+                       "source, as generate_assignment does before it releases")
+    t.add_argument("assignment", help="an assignment of DIR/source/")
+    t.add_argument("--course-root", default=".", metavar="DIR",
+                   help="the nbgrader course root (default: the current directory)")
     return p
 
 
@@ -212,11 +222,35 @@ def _grade(args: argparse.Namespace) -> int:
     return EXIT_OK if report.ok else EXIT_WRONG
 
 
+def _check_tests(args: argparse.Namespace) -> int:
+    import nbformat
+
+    from .author_check import check_model_solution
+    from .authoring import with_kit_lines
+    from .classgrade import course_config
+    config = course_config(args.course_root)
+    folder = Path(config.CourseDirectory.root) / "source" / args.assignment
+    notebooks = sorted(folder.glob("*.ipynb"))
+    if not notebooks:
+        raise PuzzleError(f"no notebook in {folder}: is {args.assignment} an assignment of "
+                          f"{Path(args.course_root).resolve()}/source?")
+    ok = True
+    for path in notebooks:
+        nb = with_kit_lines(nbformat.read(path, as_version=4))
+        result = check_model_solution(nb, str(folder), config, path.stem)
+        print(result.report())
+        for problem in result.problems():
+            print(problem, file=sys.stderr)
+        ok = ok and result.ok
+    return EXIT_OK if ok else EXIT_WRONG
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (see the module docstring)."""
     args = build_parser().parse_args(argv)
     command = {"solve": _solve, "check": _check, "scramble": _scramble,
-               "integrity": _integrity, "grade": _grade}[args.command]
+               "integrity": _integrity, "grade": _grade,
+               "check-tests": _check_tests}[args.command]
     try:
         return command(args)
     except SearchLimitReached as e:

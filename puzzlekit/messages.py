@@ -413,8 +413,10 @@ class Summary:
     def _headline(self) -> str:
         done = sum(p for _, p, s, _ in self.rows if s == "passed")
         total = sum(p for _, p, _, _ in self.rows)
-        return (f"{done:g} of {total:g} points' worth of tests pass "
-                f"({self.counts().get('passed', 0)} of {len(self.rows)} exercises)")
+        exercises = f"{self.counts().get('passed', 0)} of {len(self.rows)} exercises"
+        if not total:       # no points given: the instructor's source notebook
+            return f"{exercises} pass"
+        return f"{done:g} of {total:g} points' worth of tests pass ({exercises})"
 
     def __str__(self) -> str:
         width = max((len(label) for label, *_ in self.rows), default=0)
@@ -441,15 +443,20 @@ class Summary:
                 + "</table></div>")
 
 
-def summary(points: Mapping[str, int | float]) -> Summary | str:
+def summary(points: Mapping[str, int | float] | None = None) -> Summary | str:
     """Every exercise of the notebook (label → points) with what its test cell did.
 
+    The points come from the test cells' nbgrader metadata: ``nbgrader generate_assignment``
+    writes them into the summary cell of the students' copy (`puzzlekit.authoring`). Without
+    them (the instructor's source notebook), the exercises whose tests have run are listed.
     While the notebook is graded the tests run outside the kernel, so the summary says
     where the scores are instead.
     """
     if _grading():
         return ("Your notebook is being graded: the score of each exercise is shown at its "
                 "test cell\nand in the feedback.")
+    if points is None:
+        points = {label: 0 for label in results}
     rows = []
     for label, worth in points.items():
         found = results.get(label)

@@ -252,7 +252,8 @@ class Assignment:
     source_validation: dict
     release_validation: dict
     solution_names: set[str]
-    expected: dict[str, tuple[float, float]] = field(default_factory=dict)
+    #: student -> {grade id of a test cell: the points it loses}; other cells earn all
+    loses: dict[str, dict[str, float]] = field(default_factory=dict)
     hostile: dict[str, Callable] = field(default_factory=dict)
     attacks: dict[str, tuple] = field(default_factory=dict)
     graded: dict[str, Graded] = field(default_factory=dict)
@@ -261,6 +262,12 @@ class Assignment:
         """The automatic points of these test cells."""
         return sum(float(nbgrader_meta(c).get("points", 0)) for c in self.source_nb.cells
                    if grade_id(c) in grade_ids)
+
+    def expected_cells(self, student: str) -> dict[str, float]:
+        """What each test cell should give `student`: its points less what it loses."""
+        lost = self.loses[student]
+        return {grade_id(c): float(nbgrader_meta(c).get("points", 0)) - lost.get(grade_id(c), 0)
+                for c in test_cells(self.source_nb)}
 
 
 @dataclass
@@ -295,6 +302,9 @@ def course_config(root: Path) -> Any:
     # runs out of time because the machine is busy
     config.WalledExecute.time_scale = TIME_SCALE
     config.Execute.startup_timeout = 60
+    # generate grades each model solution first (puzzlekit.author_check); here every
+    # reference submission is graded anyway, and tests/test_authoring.py tests the check
+    config.ModelSolutionCheck.check = False
     config.NbGraderAPI.timezone = "UTC"
     return config
 
@@ -344,12 +354,13 @@ def build_course(root: Path) -> Course:
         module = students_module(name)
         students: dict[str, Any] = {"reference": submission(release_nb, source_nb, {}),
                                     "untouched": untouched(release_nb)}
-        max_score = sum(float(nbgrader_meta(c).get("points", 0)) for c in test_cells(source_nb))
-        a.expected = {"reference": (max_score, max_score), "untouched": (0.0, 0.0)}
+        everything = {grade_id(c): float(nbgrader_meta(c).get("points", 0))
+                      for c in test_cells(source_nb)}
+        a.loses = {"reference": {}, "untouched": everything}
         if module is not None:
             for student, replacements in module.STUDENTS.items():
                 students[student] = submission(release_nb, source_nb, replacements)
-                a.expected[student] = tuple(module.EXPECTED[student])
+                a.loses[student] = dict(module.LOSES[student])
         if name == assignments()[HOSTILE_ON - 1]:
             for student, (nb, check) in hostile_students(release_nb, source_nb).items():
                 students[student] = nb

@@ -146,19 +146,22 @@ def moveUp(S, r, c):
 '''},
 }
 
-EXPECTED: dict[str, tuple[float, float]] = {
-    "moveUp_wrong_way": (18, 18),
-    "findZero_column_first": (18, 18),
-    "nextStates_no_bounds_check": (20, 20),
-    "gen_successors_tile_letters": (19, 19),      # the 3 points and the bonus
-    "gen_successors_3x3_only": (22, 22),          # the bonus only
-    "EightPuzzle_without_hash": (20, 20),
-    "nextStates_from_puzzlekit": (20, 20),
-    "print_pos_narrow": (21, 21),
-    "nextStates_wraps_round": (20, 20),
-    "nextStates_includes_itself": (20, 20),
-    "moveLeft_copies_tile": (19, 19),
-    "moveUp_returns_lists": (18, 18),
+#: What each mistake costs, test cell by test cell: the points it loses (a cell that
+#: loses part of its points is partial credit). Every test cell an entry does not
+#: name gives its full points, so a new exercise touches only its own lines.
+LOSES: dict[str, dict[str, float]] = {
+    "moveUp_wrong_way": {"moveUp_tests": 2, "nextStates_tests": 3},
+    "findZero_column_first": {"findZero_tests": 2, "nextStates_tests": 3},
+    "nextStates_no_bounds_check": {"nextStates_tests": 3},
+    "gen_successors_tile_letters": {"gen_successors_tests": 3, "gen_successors_bonus_tests": 1},
+    "EightPuzzle_without_hash": {"EightPuzzle_tests": 3},
+    "nextStates_from_puzzlekit": {"nextStates_tests": 3},
+    "gen_successors_3x3_only": {"gen_successors_bonus_tests": 1},
+    "print_pos_narrow": {"print_pos_tests": 2},
+    "nextStates_wraps_round": {"nextStates_tests": 3},
+    "nextStates_includes_itself": {"nextStates_tests": 3},
+    "moveLeft_copies_tile": {"moveLeft_tests": 1, "nextStates_tests": 3},
+    "moveUp_returns_lists": {"moveUp_tests": 2, "nextStates_tests": 3},
 }
 
 #: What the feedback must say about each mistake (the diagnoses of `puzzlekit.diagnose`).

@@ -328,32 +328,24 @@ def shuffle_pos(N):
 '''},
 }
 
-EXPECTED: dict[str, tuple[float, float]] = {
-    "bfs_without_visited_set": (23, 23),    # 1 of 3 (bfs: right, but boards twice)
-    "shuffle_allows_undo": (24, 24),
-    "search_path_backwards": (24, 24),
-    "dfs_recursive": (24, 24),
-    "solve_pos_one_too_deep": (23, 23),
-    "ucs_counts_moves": (25, 25),           # 2 of the 4 points of ucs
-    "search_without_visited_set": (22, 22),
-    "bfs_with_a_stack": (23, 23),           # 1 of 2 (the hard board)
-    "ucs_tile_costs": (25, 25),
-    "ucs_stops_at_generation": (25, 25),
-    "iddfs_no_path_check": (25, 25),        # 1 of 3: right, but it steps back
-    "search_report_off_by_one": (25, 25),
-    "ucs_no_stale_check": (26, 26),         # 3 of the 4 points of ucs
-    "shuffle_pos_draws_differently": (24, 24),
-}
-
-#: Partial credit: the points of each test cell that a mistake earns only partly.
-PARTIAL: dict[str, dict[str, float]] = {
-    "bfs_without_visited_set": {"bfs_tests": 1},
-    "iddfs_no_path_check": {"iddfs_tests": 1},
+#: What each mistake costs, test cell by test cell: the points it loses (a cell that
+#: loses part of its points is partial credit). Every test cell an entry does not
+#: name gives its full points, so a new exercise touches only its own lines.
+LOSES: dict[str, dict[str, float]] = {
+    "bfs_without_visited_set": {"bfs_tests": 2, "bfs_hard_tests": 2},
+    "shuffle_allows_undo": {"shuffle_pos_tests": 3},
+    "search_path_backwards": {"search_tests": 3},
+    "dfs_recursive": {"dfs_tests": 3},
+    "solve_pos_one_too_deep": {"solve_pos_tests": 4},
     "ucs_counts_moves": {"ucs_tests": 2},
-    "bfs_with_a_stack": {"bfs_hard_tests": 1},
+    "search_without_visited_set": {"search_tests": 3, "search_report_tests": 2},
+    "bfs_with_a_stack": {"bfs_tests": 3, "bfs_hard_tests": 1},
     "ucs_tile_costs": {"ucs_tests": 2},
     "ucs_stops_at_generation": {"ucs_tests": 2},
-    "ucs_no_stale_check": {"ucs_tests": 3},
+    "ucs_no_stale_check": {"ucs_tests": 1},
+    "search_report_off_by_one": {"search_report_tests": 2},
+    "iddfs_no_path_check": {"iddfs_tests": 2},
+    "shuffle_pos_draws_differently": {"shuffle_pos_tests": 3},
 }
 
 #: What the feedback must say about each mistake (the diagnoses of `puzzlekit.diagnose`).

@@ -91,11 +91,14 @@ def build_pdb(goal, pattern):
 '''},
 }
 
-EXPECTED: dict[str, tuple[float, float]] = {
-    "can_reach_ignores_blank_row": (11, 11),
-    "linear_conflict_counts_pairs": (12, 12),
-    "idastar_leaves_out_start": (10, 10),
-    "build_pdb_with_a_stack": (12, 12),
+#: What each mistake costs, test cell by test cell: the points it loses (a cell that
+#: loses part of its points is partial credit). Every test cell an entry does not
+#: name gives its full points, so a new exercise touches only its own lines.
+LOSES: dict[str, dict[str, float]] = {
+    "can_reach_ignores_blank_row": {"can_reach_tests": 3, "which_goal_tests": 1},
+    "linear_conflict_counts_pairs": {"linear_conflict_tests": 3},
+    "idastar_leaves_out_start": {"idastar_tests": 4, "nineteen_tests": 1},
+    "build_pdb_with_a_stack": {"build_pdb_tests": 3},
 }
 
 #: What the feedback must say about each mistake (the diagnoses of `puzzlekit.diagnose`).

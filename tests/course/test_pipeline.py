@@ -10,7 +10,9 @@ from __future__ import annotations
 import csv
 import html
 import re
+from pathlib import Path
 
+import nbformat
 import pytest
 
 from course_harness import (BEGIN_HIDDEN, BEGIN_SOLUTION, END_HIDDEN, END_SOLUTION, HOSTILE_ON,
@@ -19,6 +21,7 @@ from course_harness import (BEGIN_HIDDEN, BEGIN_SOLUTION, END_HIDDEN, END_SOLUTI
 
 pytestmark = [pytest.mark.nbgrader, pytest.mark.slow]
 
+REPO = Path(__file__).parents[2]
 ASSIGNMENTS = assignments()
 
 
@@ -46,7 +49,15 @@ def test_the_course_follows_the_layout():
         module = students_module(a)
         if module is None:
             continue
-        assert set(module.STUDENTS) == set(module.EXPECTED), f"students_{a[:2]}.py"
+        assert set(module.STUDENTS) == set(module.LOSES), f"students_{a[:2]}.py"
+        source = nbformat.read(REPO / "notebooks" / "source" / a / f"{a}.ipynb", as_version=4)
+        tests = {c.metadata["nbgrader"]["grade_id"]: c.metadata["nbgrader"]["points"]
+                 for c in source.cells if c.metadata.get("nbgrader", {}).get("grade")
+                 and c.cell_type == "code"}
+        for student, lost in module.LOSES.items():
+            for cell, points in lost.items():    # a cell that exists, and no more than it gives
+                assert 0 < points <= tests.get(cell, -1), \
+                    f"LOSES of {student} in students_{a[:2]}.py: {cell} {points}"
         assert len(module.STUDENTS) >= 3, f"students_{a[:2]}.py needs three typical mistakes"
 
 
@@ -125,39 +136,55 @@ def test_the_feedback_names_the_mistake(course, assignment, student, phrases):
         assert " ".join(words.split()) in text, f"{student}: {words!r} not in its feedback"
 
 
-def _partial() -> list[tuple[str, str, dict[str, float]]]:
-    return [(a, student, cells) for a in ASSIGNMENTS
-            for student, cells in (getattr(students_module(a), "PARTIAL", None) or {}).items()]
+def _tests_points(assignment: str) -> dict[str, float]:
+    source = nbformat.read(REPO / "notebooks" / "source" / assignment / f"{assignment}.ipynb",
+                           as_version=4)
+    return {c.metadata["nbgrader"]["grade_id"]: float(c.metadata["nbgrader"]["points"])
+            for c in source.cells
+            if c.cell_type == "code" and c.metadata.get("nbgrader", {}).get("grade")}
 
 
-@pytest.mark.parametrize("assignment, student, cells", _partial())
-def test_a_mistake_earns_partial_credit(course, assignment, student, cells):
+def _partial() -> list[tuple[str, str, str, float]]:
+    """(assignment, student, test cell, points earned) where a mistake costs part of a
+    cell's points: partial credit, written in students_NN.py as points lost."""
+    out = []
+    for a in ASSIGNMENTS:
+        worth = _tests_points(a)
+        module = students_module(a)
+        for student, lost in (getattr(module, "LOSES", None) or {}).items():
+            out += [(a, student, cell, worth[cell] - points) for cell, points in lost.items()
+                    if 0 < points < worth.get(cell, 0)]
+    return out
+
+
+@pytest.mark.parametrize("assignment, student, cell, points", _partial())
+def test_a_mistake_earns_partial_credit(course, assignment, student, cell, points):
     """The test cells a typical mistake gets partly right give some of their points,
     more than nothing and less than all, as nbgrader reads them from the cell's value."""
-    a = course.assignments[assignment]
-    graded = a.graded[student]
-    for grade_id, points in cells.items():
-        worth = a.points([grade_id])
-        assert 0 < points < worth, f"PARTIAL of {student}: {grade_id} {points}/{worth}"
-        assert graded.cells.get(grade_id) == points, \
-            f"{student}: {grade_id} earned {graded.cells.get(grade_id)} of {worth}, " \
-            f"expected {points}\n{graded.log[-1500:]}"
+    graded = course.assignments[assignment].graded[student]
+    assert graded.cells.get(cell) == points, \
+        f"{student}: {cell} earned {graded.cells.get(cell)}, expected {points}\n" \
+        f"{graded.log[-1500:]}"
 
 
 @pytest.mark.parametrize("assignment, student", SUBMISSIONS)
 def test_autograded_score(course, assignment, student):
+    """Every test cell gives what students_NN.py says: its points, less what the
+    student's mistake loses there."""
     a = course.assignments[assignment]
     graded = a.graded[student]
-    low, high = a.expected[student]
-    assert low <= graded.score <= high, \
-        f"{student} scored {graded.score}/{graded.max_score}, expected {low}..{high}\n" \
+    want = a.expected_cells(student)
+    wrong = {cell: f"{graded.cells.get(cell, 0):g} instead of {points:g}"
+             for cell, points in want.items() if graded.cells.get(cell, 0) != points}
+    assert not wrong, f"{student} ({graded.score:g}/{graded.max_score:g}): {wrong}\n" \
         f"{graded.log[-2000:]}"
+    assert graded.score == sum(want.values())
     if student == "reference":
         assert graded.score == graded.max_score > 0
     elif student == "untouched":
         assert graded.score == 0
     else:   # a typical mistake costs some points, not all
-        assert 0 < low and high < graded.max_score, f"EXPECTED of {student}: {low}..{high}"
+        assert 0 < graded.score < graded.max_score, f"LOSES of {student}"
 
 
 @pytest.mark.parametrize("student", ["hostile_endless_loop", "hostile_kernel_exit",
@@ -203,15 +230,20 @@ def test_feedback_never_shows_a_hidden_test(course, assignment):
 
 
 def test_feedback_explains_a_failed_hidden_test(course):
-    a = course.assignments[ASSIGNMENTS[0]]
-    failed_hidden = [s for s in a.graded
+    failed_hidden = [(a.name, s) for a in course.assignments.values() for s in a.graded
                      if re.search("hidden tests? failed", course.feedback_html(a.name, s))]
     assert failed_hidden, "no student failed a hidden test only"
 
 
+#: the simulated student whose feedback shows a wrong board beside the right one
+BOARDS_SHOWN_BY = ("01-states-and-moves", "moveUp_wrong_way")
+
+
 def test_feedback_shows_expected_and_received_boards_in_colour(course):
-    a = course.assignments[ASSIGNMENTS[0]]
-    markup = course.feedback_html(a.name, "moveUp_wrong_way")
+    if BOARDS_SHOWN_BY[0] not in course.assignments:
+        pytest.skip(f"{BOARDS_SHOWN_BY[0]} not in this run (PUZZLEKIT_ASSIGNMENTS)")
+    a = course.assignments[BOARDS_SHOWN_BY[0]]
+    markup = course.feedback_html(a.name, BOARDS_SHOWN_BY[1])
     assert "pk-diffview" in markup or "expected" in page_text(markup)
     tiles = re.findall(r"<td[^>]*background(?:-color)?:\s*(#[0-9a-fA-F]{6})", markup)
     assert len(set(tiles)) >= 8, "the boards are not coloured"
