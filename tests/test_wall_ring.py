@@ -71,6 +71,17 @@ def running(token: str, wait: float = 5.0) -> list[int]:
         time.sleep(0.05)
 
 
+def appears(token: str, wait: float = 10.0) -> list[int]:
+    """Processes whose command line holds ``token``, once at least one has started (a
+    double-forked child execs a moment after the cell that forked it has returned)."""
+    deadline = time.monotonic() + wait
+    while True:
+        found = running(token, wait=0)
+        if found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.05)
+
+
 @pytest.fixture
 def token(request: pytest.FixtureRequest) -> Iterator[str]:
     name = f"puzzlekit-test-{request.node.name}-{os.getpid()}-{time.time_ns()}"
@@ -170,7 +181,7 @@ def test_a_double_forked_child_dies_with_its_kernel(tmp_path: Path, token: str,
     k = Kernel(tmp_path / "scratch", wall.WallConfig())
     content, _ = k.run(BURNER.format(token=token))
     assert content["status"] == "ok"
-    assert running(token, wait=0), "the burner did not start"
+    assert appears(token), "the burner did not start"
     if how == "launcher killed":
         os.kill(k.pid, signal.SIGKILL)
     elif how == "kernel exits":
@@ -200,7 +211,7 @@ def test_a_killed_grader_takes_its_kernels_along(tmp_path: Path, token: str) -> 
                               text=True)
     try:
         assert grader.stdout is not None and grader.stdout.readline() == "ready\n"
-        assert running(token, wait=0)
+        assert appears(token)
     finally:
         grader.kill()
         grader.wait()
