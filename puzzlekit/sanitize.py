@@ -42,6 +42,7 @@ from functools import lru_cache
 from typing import Any
 
 from nbconvert.preprocessors import Preprocessor
+from traitlets import Bool
 
 from .display import KIT_MIME, kit_bundle
 from .errors import PuzzleError
@@ -514,6 +515,8 @@ class SanitizeOutputs(Preprocessor):
     """Autograde step (after the execute step): every output of the graded notebook made
     inert, the kit's own re-drawn from their data, the widget state dropped."""
 
+    enabled = Bool(True, help="Sanitise the outputs (on unless switched off)").tag(config=True)
+
     def preprocess(self, nb: Any, resources: Any) -> tuple[Any, Any]:
         return clean_notebook(nb), resources
 
@@ -522,6 +525,8 @@ class SanitizePage(Preprocessor):
     """``HTMLExporter`` step for the formgrader's and the feedback's pages: the outputs
     again, and markdown cells rendered through the allow-list (nbgrader's templates
     render them without nbconvert's ``clean_html``)."""
+
+    enabled = Bool(True, help="Sanitise the page (on unless switched off)").tag(config=True)
 
     def preprocess(self, nb: Any, resources: Any) -> tuple[Any, Any]:
         clean_notebook(nb)

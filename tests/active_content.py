@@ -19,7 +19,8 @@ ACTIVE_TAGS = {"script", "iframe", "frame", "frameset", "object", "embed", "appl
 _RASTER = re.compile(r"^data:image/(png|jpeg|gif|webp);base64,", re.I)
 
 
-def active_content(html: str) -> list[str]:
+def active_content(html: str, svg: bool = False) -> list[str]:
+    """(`svg`: an SVG image, whose own shapes are not active)"""
     from bleach._vendor import html5lib  # type: ignore[import-untyped]
     found: list[str] = []
     tree = html5lib.parseFragment(html, treebuilder="etree", namespaceHTMLElements=False)
@@ -27,7 +28,7 @@ def active_content(html: str) -> list[str]:
         if not isinstance(el.tag, str):
             continue
         tag = el.tag.split("}")[-1].lower()
-        if tag in ACTIVE_TAGS:
+        if tag in ACTIVE_TAGS and not (svg and tag == "svg"):
             found.append(f"<{tag}>")
         for name, value in el.attrib.items():
             name = name.split("}")[-1].lower()
