@@ -240,17 +240,36 @@ def clean_svg(svg: str) -> str:
 _BLOCK_OPEN = '<div class="pk-markdown">'
 
 
-def clean_markdown(source: str) -> str:
+def _markdown_html(source: str, raw_html: bool) -> str:
+    """nbconvert's rendering of markdown; with `raw_html` False, HTML in it is text."""
+    from nbconvert.filters import markdown2html
+    if raw_html:
+        return str(markdown2html(source))
+    try:
+        from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
+        return str(MarkdownWithMath(renderer=IPythonRenderer(escape=True)).render(source))
+    except Exception:  # another nbconvert: the allow-list below still holds
+        return str(markdown2html(source))
+
+
+def clean_markdown(source: str, raw_html: bool = True) -> str:
     """Markdown whose rendering (nbconvert's markdown2html) is the clean rendering of
     `source`: rendered and sanitised here, then handed over as one raw HTML block that
-    markdown passes through unchanged (newlines as ``&#10;``, so no blank line ends it)."""
+    markdown passes through unchanged (newlines as ``&#10;``, so no blank line ends it).
+    `raw_html` False: HTML written in `source` is shown as text (a student's answer)."""
     from nbconvert.filters import markdown2html
-    html = clean_html(markdown2html(str(source)))
+    html = clean_html(_markdown_html(str(source), raw_html))
     block = _BLOCK_OPEN + html.strip().replace("\r", "").replace("\n", "&#10;") + "</div>"
     if markdown2html(block).strip() == block:
         return block
     return ("<pre>" + _html.escape(str(source)).replace("\r", "").replace("\n", "&#10;")
             + "</pre>")
+
+
+def _written_by_the_student(cell: Any) -> bool:
+    """A cell the student may have written: not one the notebook locks as given."""
+    meta = cell.get("metadata", {}).get("nbgrader", {}) or {}
+    return bool(meta.get("solution")) or not meta.get("locked")
 
 
 # ----------------------------------------------------------------------------- the kit's bundles
@@ -524,7 +543,8 @@ class SanitizeOutputs(Preprocessor):
 class SanitizePage(Preprocessor):
     """``HTMLExporter`` step for the formgrader's and the feedback's pages: the outputs
     again, and markdown cells rendered through the allow-list (nbgrader's templates
-    render them without nbconvert's ``clean_html``)."""
+    render them without nbconvert's ``clean_html``); in a cell the student may have
+    written (an answer, an added cell) HTML shows as the text it is."""
 
     enabled = Bool(True, help="Sanitise the page (on unless switched off)").tag(config=True)
 
@@ -532,7 +552,8 @@ class SanitizePage(Preprocessor):
         clean_notebook(nb)
         for cell in nb.cells:
             if cell.get("cell_type") == "markdown":
-                cell.source = clean_markdown(cell.source)
+                cell.source = clean_markdown(cell.source,
+                                             raw_html=not _written_by_the_student(cell))
         return nb, resources
 
 

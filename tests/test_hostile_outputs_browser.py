@@ -89,7 +89,11 @@ def test_a_hostile_submission_runs_no_script_in_the_instructors_or_students_page
         found["formgrader boards"] = board.count()
         if board.count():
             board.first.screenshot(path=str(ARTIFACTS / "hostile-formgrader-board.png"))
-        markdown_text = page.locator("text=My answer").count()
+        answer = page.locator(".text_cell_render", has_text="My answer")
+        markdown_text = answer.count()
+        if markdown_text:
+            answer.first.screenshot(path=str(ARTIFACTS / "hostile-formgrader-markdown.png"))
+            found["formgrader answer"] = answer.first.inner_text()
         found["formgrader console"] = watch.marks()
         found["formgrader dialogs"] = list(watch.dialogs)
         found["formgrader grade requests"] = list(watch.grade_requests)
@@ -116,6 +120,7 @@ def test_a_hostile_submission_runs_no_script_in_the_instructors_or_students_page
         assert found[f"{where} boards"], f"the honest board is not drawn in the {where} page"
     assert not found["formgrader grade requests"], found
     assert markdown_text, "the markdown answer's text is not shown in the formgrader"
+    assert '<img src="x" onerror=' in str(found["formgrader answer"])   # shown as text
     assert_data_only(graded)            # what the graded notebook keeps: data only
     page_html = feedback.read_text(encoding="utf-8")
     assert not [code for code in runnable(page_html) if MARK in code]

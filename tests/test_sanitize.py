@@ -83,11 +83,31 @@ def test_an_xss_vector_comes_out_inert(vector):
     assert clean_html(clean) == clean            # idempotent: the pages clean again
 
 
+@pytest.mark.parametrize("raw_html", [True, False])
 @pytest.mark.parametrize("vector", VECTORS)
-def test_an_xss_vector_in_markdown_comes_out_inert(vector):
+def test_an_xss_vector_in_markdown_comes_out_inert(vector, raw_html):
     from nbconvert.filters import markdown2html
-    rendered = markdown2html(clean_markdown("An answer: " + vector + "\n\nmore *text*"))
+    rendered = markdown2html(clean_markdown("An answer: " + vector + "\n\nmore *text*",
+                                            raw_html=raw_html))
     assert not active_content(rendered.replace('<div class="pk-markdown">', "<div>")), rendered
+
+
+def test_the_page_shows_html_in_a_students_answer_as_text_and_keeps_the_given_cells():
+    from nbconvert.filters import markdown2html
+
+    from puzzlekit.sanitize import SanitizePage
+    given = nbformat.v4.new_markdown_cell("Given: H<sub>2</sub>O")
+    given.metadata["nbgrader"] = {"locked": True, "solution": False, "grade": False}
+    answer = nbformat.v4.new_markdown_cell('My answer: <img src="x" onerror="alert(1)">')
+    answer.metadata["nbgrader"] = {"locked": False, "solution": True, "grade": True}
+    added = nbformat.v4.new_markdown_cell("<b>bold</b> *words*")
+    nb = nbformat.v4.new_notebook(cells=[given, answer, added])
+    nb, _ = SanitizePage()(nb, {})
+    pages = [markdown2html(c.source) for c in nb.cells]
+    assert "<sub>2</sub>" in pages[0]
+    assert "&lt;img src=&quot;x&quot; onerror=&quot;alert(1)&quot;&gt;" in pages[1]
+    assert "&lt;b&gt;bold&lt;/b&gt; <em>words</em>" in pages[2]
+    assert not any(active_content(p) for p in pages)
 
 
 def test_markdown_links_and_text_survive_and_javascript_links_do_not():
