@@ -44,7 +44,7 @@ from typing import Any
 from nbconvert.preprocessors import Preprocessor
 from traitlets import Bool
 
-from .display import KIT_MIME, kit_bundle
+from .display import KIT_MIME
 from .errors import PuzzleError
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -145,8 +145,10 @@ def _offset_ok(tokens: list[Any]) -> bool:
     return False
 
 
+@lru_cache(maxsize=4096)
 def clean_css(style: str) -> str:
-    """The declarations of an inline `style` that are allowed (see the module docstring)."""
+    """The declarations of an inline `style` that are allowed (see the module docstring).
+    Cached: the kit's boards repeat a few dozen styles hundreds of times."""
     import tinycss2  # type: ignore[import-untyped]
     kept = []
     for decl in tinycss2.parse_blocks_contents(style, skip_comments=True,
