@@ -77,6 +77,14 @@ LINK_IFRAME = ('<a href="jav&#x61;script:' + _attr("href") + '">a link</a><ifram
                '&lt;script&gt;parent.console.log(&quot;' + MARK + ':iframe&quot;)'
                '&lt;/script&gt;"></iframe>')
 
+#: no script, yet it would take over the page: a refresh away, a new base for every link,
+#: a fake overlay over the grading buttons, a form that posts to the grade API
+TAKEOVER = ('<meta http-equiv="refresh" content="2;url=about:blank#' + MARK + '">'
+            '<base href="https://evil.example/">'
+            '<div style="position: fixed; top: 0; left: 0; width: 100%; height: 100%; '
+            'background: white; z-index: 9999">FAKE-OVERLAY: all tests passed</div>'
+            '<form action="/formgrader/api/grade/1" method="post"><button>ok</button></form>')
+
 HOSTILE_CELL = "\n".join([
     "from IPython.display import HTML, Javascript, SVG, display",
     f"display(HTML({SCRIPT_HTML!r}))",
@@ -85,6 +93,7 @@ HOSTILE_CELL = "\n".join([
     f"display(HTML({SVG_ONLOAD!r}))",
     f"display(HTML({LINK_IFRAME!r}))",
     f"display({FORGED_KIT!r}, raw=True)",
+    f"display(HTML({TAKEOVER!r}))",
     "import ipywidgets",
     f"w = ipywidgets.HTML(value={_img('widget')!r})",
     "display(w)",

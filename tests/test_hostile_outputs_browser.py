@@ -56,6 +56,20 @@ class Watch:
         return [m for m in self.console if MARK in m]
 
 
+#: JS: what of TAKEOVER made it into the page (a fixed overlay, a base, a refresh, a form)
+TAKEOVER_FOUND = """() => {
+  const found = [];
+  for (const el of document.querySelectorAll('body *')) {
+    if (getComputedStyle(el).position === 'fixed' && el.textContent.includes('FAKE-OVERLAY'))
+      found.push('fixed overlay');
+  }
+  if (document.querySelector('base[href*="evil"]')) found.push('base');
+  if (document.querySelector('meta[http-equiv]')) found.push('meta refresh');
+  if (document.querySelector('form[action*="grade"]')) found.push('form');
+  return found;
+}"""
+
+
 def settle(page: object, seconds: float = 4.0) -> None:
     """Let the page load, run what it runs and send what it sends."""
     page.wait_for_load_state("load")  # type: ignore[attr-defined]
@@ -81,8 +95,11 @@ def test_a_hostile_submission_runs_no_script_in_the_instructors_or_students_page
         watch = Watch(page)
         page.goto(f"{lab.url}/formgrader?token={lab.token}")          # log in
         settle(page, 1)
-        page.goto(f"{lab.url}/formgrader/submissions/{sid}/")           # Manual grading
+        submission = f"{lab.url}/formgrader/submissions/{sid}/"
+        page.goto(submission)                                            # Manual grading
         settle(page)
+        found["formgrader url"] = page.url
+        found["formgrader takeover"] = page.evaluate(TAKEOVER_FOUND)
         page.screenshot(path=str(ARTIFACTS / "hostile-formgrader.png"), full_page=True)
         found["formgrader title"] = page.title()
         board = page.locator("table.pk-board")
@@ -104,6 +121,8 @@ def test_a_hostile_submission_runs_no_script_in_the_instructors_or_students_page
         page.goto(feedback.as_uri())
         settle(page)
         page.screenshot(path=str(ARTIFACTS / "hostile-feedback.png"), full_page=True)
+        found["feedback url"] = page.url
+        found["feedback takeover"] = page.evaluate(TAKEOVER_FOUND)
         found["feedback title"] = page.title()
         found["feedback boards"] = page.locator("table.pk-board").count()
         found["feedback console"] = fb.marks()
@@ -119,6 +138,9 @@ def test_a_hostile_submission_runs_no_script_in_the_instructors_or_students_page
         assert MARK not in str(found[f"{where} title"]), found
         assert found[f"{where} boards"], f"the honest board is not drawn in the {where} page"
     assert not found["formgrader grade requests"], found
+    assert found["formgrader url"].startswith(submission), found         # no refresh away
+    assert found["feedback url"] == feedback.as_uri(), found
+    assert not found["formgrader takeover"] and not found["feedback takeover"], found
     assert markdown_text, "the markdown answer's text is not shown in the formgrader"
     assert '<img src="x" onerror=' in str(found["formgrader answer"])   # shown as text
     assert_data_only(graded)            # what the graded notebook keeps: data only
