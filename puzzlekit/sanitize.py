@@ -453,6 +453,11 @@ PLAIN_TYPES = frozenset({"text/plain", "text/latex", "application/json"})
 IMAGE_TYPES = frozenset({"image/png", "image/jpeg", "image/gif"})
 _B64 = re.compile(r"^[A-Za-z0-9+/=\s]*$")
 WIDGET_NOTE = "(an interactive widget: it is not kept in a graded notebook)"
+#: HTML, SVG or markdown longer than this is not parsed (about a second of the grader's
+#: time per MB): the output keeps its text instead
+MAX_MARKUP_CHARS = 1_000_000
+TOO_LARGE = ("(an output of {size:,} characters of {mime} was removed: larger than a graded "
+             "notebook keeps; its text is kept where it had one)")
 
 
 def boxed(html: str) -> str:
@@ -486,11 +491,17 @@ def clean_data(data: Mapping[str, Any]) -> dict[str, Any]:
         except (PuzzleError, ValueError, TypeError, KeyError, IndexError, AttributeError,
                 RecursionError):
             html = None              # a forged or broken bundle: the rest is sanitised
+    notes: list[str] = []
     for mime, value in data.items():
         text = "".join(value) if isinstance(value, list) else value
         if not isinstance(text, str):
             if mime == "application/json":
                 out[mime] = value
+            continue
+        if mime in ("text/html", "image/svg+xml", "text/markdown") \
+                and len(text) > MAX_MARKUP_CHARS:
+            if not (mime == "text/html" and html is not None):
+                notes.append(TOO_LARGE.format(size=len(text), mime=mime))
             continue
         if mime in PLAIN_TYPES:
             out[mime] = value
@@ -504,6 +515,10 @@ def clean_data(data: Mapping[str, Any]) -> dict[str, Any]:
             out[mime] = clean_markdown(text)
     if html is not None:
         out["text/html"] = html
+    if notes and "text/plain" not in out:
+        out["text/plain"] = "\n".join(notes)
+    elif notes:
+        out["text/plain"] = "".join(out["text/plain"]) + "\n" + "\n".join(notes)
     if not out:
         out["text/plain"] = WIDGET_NOTE if WIDGET_VIEW in data else (
             "(an output of type " + ", ".join(sorted(map(str, data)))[:200]

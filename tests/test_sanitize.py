@@ -191,6 +191,14 @@ def test_the_widget_state_is_dropped_from_the_notebook():
     assert "widgets" not in clean_notebook(nb).metadata
 
 
+def test_markup_too_large_to_check_is_not_parsed_and_says_so():
+    from puzzlekit.sanitize import MAX_MARKUP_CHARS
+    huge = "<b>" + "x" * MAX_MARKUP_CHARS + "</b>"
+    data = clean_data({"text/html": huge, "text/plain": "<a big table>"})
+    assert "text/html" not in data and data["text/plain"].startswith("<a big table>\n(an output")
+    assert "removed" in clean_data({"image/svg+xml": huge})["text/plain"]
+
+
 def test_every_html_output_is_boxed_in_its_cell():
     html = clean_data({"text/html": "<b>hi</b>"})["text/html"]
     assert html.startswith('<div class="pk-output" style="position: relative; overflow: auto">')
