@@ -77,9 +77,10 @@ LINK_IFRAME = ('<a href="jav&#x61;script:' + _attr("href") + '">a link</a><ifram
                '&lt;script&gt;parent.console.log(&quot;' + MARK + ':iframe&quot;)'
                '&lt;/script&gt;"></iframe>')
 
-#: no script, yet it would take over the page: a refresh away, a new base for every link,
-#: a fake overlay over the grading buttons, a form that posts to the grade API
-TAKEOVER = ('<meta http-equiv="refresh" content="2;url=about:blank#' + MARK + '">'
+#: no script, yet it would take over the page: a refresh away (in 30 s, so that the old
+#: pages' scripts finish first; the test looks for the element), a new base for every
+#: link, a fake overlay over the grading buttons, a form that posts to the grade API
+TAKEOVER = ('<meta http-equiv="refresh" content="30;url=about:blank#' + MARK + '">'
             '<base href="https://evil.example/">'
             '<div style="position: fixed; top: 0; left: 0; width: 100%; height: 100%; '
             'background: white; z-index: 9999">FAKE-OVERLAY: all tests passed</div>'
