@@ -343,3 +343,22 @@ def test_the_preprocessor_cleans_a_notebook_in_place():
 def test_a_diff_of_a_value_that_is_no_board_shows_its_text_inert():
     html = diff_html(START, "<script>alert(1)</script>")
     assert not active_content(clean_html(html)) and "&lt;script&gt;" in html
+
+
+JSON = st.recursive(st.none() | st.booleans() | st.integers(-3, 20) | st.floats(allow_nan=False)
+                    | st.text(max_size=12), lambda inner: st.lists(inner, max_size=4)
+                    | st.dictionaries(st.text(max_size=6), inner, max_size=3), max_leaves=20)
+BOARD = st.sampled_from([[[1, 2, 3], [4, 5, 6], [7, 8, 0]], [[1, 2], [3, 0]],
+                         [[8, 0, 6], [5, 4, 7], [2, 3, 1]]])
+FIELDS = ["state", "goal", "states", "moves", "per_row", "cell_size", "highlight", "overlay",
+          "title", "expected", "got", "got_text", "got_kind", "problem", "differ", "labels",
+          "pattern", "frames", "size", "sizes", "boards", "note", "note_bold"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["board", "path", "diff", "pattern", "frames", "layers", "other"]),
+       st.dictionaries(st.sampled_from(FIELDS), JSON | BOARD | st.lists(BOARD, max_size=3),
+                       max_size=6))
+def test_any_bundle_draws_a_board_or_nothing_never_an_error(kind, fields):
+    data = clean_data({KIT_MIME: {"kind": kind, **fields}, "text/plain": "x"})
+    assert not active_content(data.get("text/html", ""))
