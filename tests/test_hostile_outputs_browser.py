@@ -4,16 +4,20 @@ A course of its own (assignment 01 and the course's nbgrader_config.py); a submi
 whose cells display what a hostile student would: an HTML output whose script calls the
 formgrader's grade API with the instructor's ``_xsrf`` cookie (full marks for itself), a
 ``Javascript`` output, an SVG with a script, an inline SVG with ``onload``, an HTML
-widget whose value carries a script (nbclient keeps it in the notebook's widget state), and
-a markdown answer with ``<img src=x onerror=...>``; one honest cell shows a kit board.
+widget whose value carries a script (nbclient keeps it in the notebook's widget state), a
+forged kit bundle, a page takeover without a script (meta refresh, base, a fixed overlay, a
+form), and a markdown answer with ``<img src=x onerror=...>``; one honest cell shows a kit
+board.
 It is autograded through the course's config, then a logged-in instructor (JupyterLab on
 127.0.0.1 with a token, headless Chromium) opens the submission in the formgrader's
 Manual grading page, and the student's feedback page is opened too. No script of the
 student's may run (no dialog, no request to the grade API, no changed title, no console
-marker), the grades in gradebook.db stay as the autograder left them, and the honest
-board still renders (screenshots in test-artifacts/).
+marker, no takeover), the grades in gradebook.db stay as the autograder left them, the
+markdown answer shows as its text, and the honest board still renders (screenshots in
+test-artifacts/hostile-*.png).
 
-Before the outputs were sanitised this test failed: every grade went to full marks.
+Before the outputs were sanitised this test failed: six of the scripts ran in both pages,
+and every grade of the submission went to full marks (0/27 -> 27/27).
 """
 
 from __future__ import annotations
