@@ -2,7 +2,7 @@
 
 One temporary course (a copy of ``notebooks/``) with the reference answers of every
 assignment as the submission, autograded once with the course's config (the wall, the
-judge, then `SanitizeOutputs`). Then, on each graded notebook, median of ``ROUNDS``:
+judge, then `SanitizeOutputs`): full marks, checked. Then, on each graded notebook, median of ``ROUNDS``:
 
 - the autograde step: `clean_notebook` (every output through the allow-list, the kit's
   drawings redrawn from their data), from a cold start (its CSS cache emptied), against
@@ -69,7 +69,11 @@ def _course(root: Path) -> list[tuple[str, str]]:
         nbformat.write(release, target / notebook)
         t = time.perf_counter()
         assert api.autograde(name, "reference", force=True)["success"], name
-        out.append((name, notebook, time.perf_counter() - t))
+        seconds = time.perf_counter() - t
+        with api.gradebook as gb:     # the reference keeps full marks through the step
+            sub = gb.find_submission(name, "reference")
+            assert sub.code_score == sub.max_code_score > 0, (name, sub.code_score)
+        out.append((name, notebook, seconds))
     return out
 
 
