@@ -242,30 +242,40 @@ def clean_svg(svg: str) -> str:
 _BLOCK_OPEN = '<div class="pk-markdown">'
 
 
-def _markdown_html(source: str, raw_html: bool) -> str:
-    """nbconvert's rendering of markdown; with `raw_html` False, HTML in it is text."""
-    from nbconvert.filters import markdown2html
-    if raw_html:
-        return str(markdown2html(source))
+def _markdown_html(source: str, raw_html: bool,
+                   attachments: Mapping[str, Any] | None = None) -> str:
+    """nbconvert's rendering of markdown, pasted images (`attachments`) included; with
+    `raw_html` False, HTML written in it is text."""
     try:
         from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
-        return str(MarkdownWithMath(renderer=IPythonRenderer(escape=True)).render(source))
-    except Exception:  # another nbconvert: the allow-list below still holds
+    except ImportError:   # another nbconvert: HTML stays HTML, the allow-list still holds
+        from nbconvert.filters import markdown2html
         return str(markdown2html(source))
+    renderer = IPythonRenderer(escape=not raw_html, attachments=dict(attachments or {}))
+    return str(MarkdownWithMath(renderer=renderer).render(source))
 
 
-def clean_markdown(source: str, raw_html: bool = True) -> str:
+def _as_text(source: str) -> str:
+    return ("<pre>" + _html.escape(str(source)).replace("\r", "").replace("\n", "&#10;")
+            + "</pre>")
+
+
+def clean_markdown(source: str, raw_html: bool = True,
+                   attachments: Mapping[str, Any] | None = None) -> str:
     """Markdown whose rendering (nbconvert's markdown2html) is the clean rendering of
     `source`: rendered and sanitised here, then handed over as one raw HTML block that
     markdown passes through unchanged (newlines as ``&#10;``, so no blank line ends it).
-    `raw_html` False: HTML written in `source` is shown as text (a student's answer)."""
+    `raw_html` False: HTML written in `source` is shown as text (a student's answer).
+    Markdown that cannot be rendered (an image pasted, then deleted) shows as its text."""
     from nbconvert.filters import markdown2html
-    html = clean_html(_markdown_html(str(source), raw_html))
+    try:
+        html = clean_html(_markdown_html(str(source), raw_html, attachments))
+    except Exception:
+        return _as_text(source)
     block = _BLOCK_OPEN + html.strip().replace("\r", "").replace("\n", "&#10;") + "</div>"
     if markdown2html(block).strip() == block:
         return block
-    return ("<pre>" + _html.escape(str(source)).replace("\r", "").replace("\n", "&#10;")
-            + "</pre>")
+    return _as_text(source)
 
 
 def _written_by_the_student(cell: Any) -> bool:
@@ -570,7 +580,8 @@ class SanitizePage(Preprocessor):
         for cell in nb.cells:
             if cell.get("cell_type") == "markdown":
                 cell.source = clean_markdown(cell.source,
-                                             raw_html=not _written_by_the_student(cell))
+                                             raw_html=not _written_by_the_student(cell),
+                                             attachments=cell.get("attachments"))
         return nb, resources
 
 

@@ -362,3 +362,18 @@ FIELDS = ["state", "goal", "states", "moves", "per_row", "cell_size", "highlight
 def test_any_bundle_draws_a_board_or_nothing_never_an_error(kind, fields):
     data = clean_data({KIT_MIME: {"kind": kind, **fields}, "text/plain": "x"})
     assert not active_content(data.get("text/html", ""))
+
+
+def test_an_answer_with_a_pasted_image_shows_it_and_a_missing_one_does_not_break_the_page():
+    from nbconvert.filters import markdown2html
+
+    from puzzlekit.sanitize import SanitizePage
+    png = base64.b64encode(b"\x89PNG\r\n\x1a\nrest").decode()
+    pasted = nbformat.v4.new_markdown_cell("my sketch: ![a.png](attachment:a.png)")
+    pasted.attachments = {"a.png": {"image/png": png, "text/html": "<script>x</script>"}}
+    gone = nbformat.v4.new_markdown_cell("gone: ![b.png](attachment:b.png) <b>x</b>")
+    nb, _ = SanitizePage()(nbformat.v4.new_notebook(cells=[pasted, gone]), {})
+    first, second = (markdown2html(c.source) for c in nb.cells)
+    assert f'<img src="data:image/png;base64,{png}" alt="a.png">' in first
+    assert "<pre>gone: ![b.png](attachment:b.png) &lt;b&gt;x&lt;/b&gt;</pre>" in second
+    assert not active_content(first) and not active_content(second)
