@@ -90,3 +90,12 @@ c.OverwriteCells.add_missing_cells = True
 
 # Feedback never shows the hidden tests: neither their code nor tracebacks quoting them.
 c.GenerateFeedback.preprocessors = [GetGrades, StripHiddenTests, CSSHTMLHeaderPreprocessor]
+
+# Outputs are data, never code (docs/instructors.md, "The wall"): the autograde steps above
+# sanitise what the student's cells displayed (puzzlekit.sanitize.SanitizeOutputs, after
+# the execute step); the pages the formgrader (Manual grading) and the feedback render
+# sanitise again: outputs through the same allow-list (nbconvert's clean_html filter
+# replaced by the kit's, which keeps the boards' inline styles), markdown answers too.
+c.HTMLExporter.sanitize_html = True
+c.HTMLExporter.filters = {"clean_html": "puzzlekit.sanitize.clean_html"}
+c.HTMLExporter.preprocessors = ["puzzlekit.sanitize.SanitizePage"]

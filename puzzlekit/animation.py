@@ -9,6 +9,10 @@ feedback. Where scripts do not run, the first frame still shows.
 
 Under nbgrader's autograder (`NBGRADER_EXECUTION` set) both functions return a cheap
 static strip of HTML boards instead, so grading time is not spent drawing frames.
+
+Beside its HTML an animation shows its drawing as plain data (`display.KIT_MIME`: the
+frames as PNG, or the strip's boards): a graded notebook keeps only what
+`puzzlekit.sanitize` draws again from that data (the first frame, without the script).
 """
 
 from __future__ import annotations
@@ -26,8 +30,8 @@ from typing import Any
 
 from .board import Flat, State, flatten, goal_state, shape, unflatten, validate_state
 from .context import under_autograder
-from .display import (HTMLView, _hex, _mix, _path_states, _rgb, board_html, fresh_id,
-                      path_html, tag, text_colour, tile_colours)
+from .display import (KIT_MIME, HTMLView, _hex, _mix, _path_states, _rgb, board_html,
+                      fresh_id, kit_bundle, path_html, tag, text_colour, tile_colours)
 from .errors import PuzzleError
 from .geometry import grid, slide
 from .moves import move_between, moves_to_path, normalize_moves
@@ -54,6 +58,8 @@ class Animation:
     #: what the player's counter says at each frame ("move 3 of 31"), in the unit the
     #: frames show; None: "frame / frames"
     labels: list[str] | None = None
+    #: the static strip as data (`KIT_MIME`), when the animation degraded to one
+    static_bundle: dict[str, Any] | None = None
     _html: str | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -71,6 +77,16 @@ class Animation:
 
     def _repr_html_(self) -> str:
         return self.to_html()
+
+    def bundle(self) -> dict[str, Any]:
+        """The drawing as plain data (`KIT_MIME`): the strip's boards, or the frames."""
+        if self.static_bundle is not None:
+            return self.static_bundle
+        return kit_bundle("frames", frames=[base64.b64encode(self.frames[0]).decode("ascii")],
+                          count=len(self.frames), title=self.title, size=list(self.size))
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        return {"text/plain": repr(self), "text/html": self.to_html(), KIT_MIME: self.bundle()}
 
     def __repr__(self) -> str:
         kind = "static strip" if self.static else f"{len(self.frames)} frames"
@@ -327,7 +343,9 @@ def animate_path(path: Sequence[State] | State, moves: str | None = None, *,
         raise PuzzleError(f"the path is {rows}×{cols} but the goal is {shape(g)[0]}×{shape(g)[1]}")
     name = title if title is not None else f"{len(letters)}-move solution"
     if under_autograder():
-        return Animation([], interval, name, static_html=path_html(states, letters, goal=g))
+        return Animation([], interval, name, static_html=path_html(states, letters, goal=g),
+                         static_bundle=kit_bundle("path", states=states, moves=letters,
+                                                  goal=g))
     cell = cell_px or (56 if max(rows, cols) <= 4 else max(22, 240 // max(rows, cols)))
     head = 26
     fig = _agg_figure(cols * cell + 12, rows * cell + 12 + head)
@@ -406,8 +424,10 @@ def animate_bfs_layers(start_or_goal: State, *, max_depth: int | None = None,
     info = {"layer_sizes": sizes, "cut_short": cut}
     colours = tile_colours(S)
     if under_autograder():
-        return Animation([], interval, title, static_html=_bfs_static(layers, rows, cols, S),
-                         info=info)
+        sizes_, deepest = _bfs_static_data(layers, rows, cols)
+        return Animation([], interval, title, static_html=layers_strip(sizes_, deepest, S),
+                         info=info, static_bundle=kit_bundle("layers", sizes=sizes_,
+                                                             boards=deepest, goal=S))
     origin = "the goal" if S in (goal_state(rows, cols), goal_state(rows, cols, "first")) \
         else "this board"
     if rows * cols <= 6:
@@ -565,12 +585,17 @@ def _graph_frames(layers: list[list[Flat]], rows: int, cols: int, colours: dict[
     return frames, (W, H)
 
 
-def _bfs_static(layers: list[list[Flat]], rows: int, cols: int, S: State) -> str:
+def _bfs_static_data(layers: list[list[Flat]], rows: int,
+                     cols: int) -> tuple[list[int], list[State]]:
+    """The layer sizes and a few boards of the deepest layer."""
+    return [len(x) for x in layers], [unflatten(f, rows, cols) for f in sorted(layers[-1])[:4]]
+
+
+def layers_strip(sizes: Sequence[int], deepest: Sequence[State], S: State) -> str:
     """The cheap stand-in under autograding: the layer sizes and a few boards, no frames."""
-    sizes = ", ".join(f"{len(x):,}" for x in layers)
-    deepest = [unflatten(f, rows, cols) for f in sorted(layers[-1])[:4]]
+    text_sizes = ", ".join(f"{n:,}" for n in sizes)
     strip = "".join(board_html(b, S, cell_size=24) for b in deepest)
-    text = tag("div", ["pk-caption"], _html.escape(f"new states per depth: {sizes}"),
+    text = tag("div", ["pk-caption"], _html.escape(f"new states per depth: {text_sizes}"),
                max_width="none", text_align="left")
     return tag("div", ["pk-path"], text + strip)
 

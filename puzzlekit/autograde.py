@@ -498,8 +498,12 @@ def _warn_once(log: Any, message: str) -> None:
 
 
 def with_walled_execute(preprocessors: list[Any]) -> list[Any]:
-    """`preprocessors` with nbgrader's Execute replaced by `WalledExecute`."""
-    return [WalledExecute if p is Execute else p for p in preprocessors]
+    """`preprocessors` with nbgrader's Execute replaced by `WalledExecute`, and right
+    after it `puzzlekit.sanitize.SanitizeOutputs`: what the student's cells displayed is
+    made inert data before the graded notebook is written (and seen in the formgrader)."""
+    from .sanitize import with_sanitized_outputs
+    return with_sanitized_outputs([WalledExecute if p is Execute else p
+                                   for p in preprocessors])
 
 
 #: the name used by earlier versions of the kit's nbgrader_config.py

@@ -11,7 +11,9 @@ nbgrader feedback, where `<style>` blocks are stripped or sandboxed.
     (9, True)
 
 `show`, `show_path` and `diff` views return small objects that Jupyter renders as HTML
-and a terminal prints as text (reusing `puzzlekit.text`).
+and a terminal prints as text (reusing `puzzlekit.text`). Each also carries its drawing as
+plain data (`KIT_MIME`: the boards and options, not HTML), from which the grader draws the
+board again (`puzzlekit.sanitize`): a graded notebook trusts the data, never the HTML.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from importlib import resources
 from itertools import count
+from typing import Any
 
 from .board import State, flatten, resolve_goal, shape, validate_state
 from .errors import PuzzleError
@@ -33,6 +36,7 @@ from .text import board_str, path_str
 OVERLAYS = ("misplaced", "manhattan", "linear_conflict")
 ARROWS = {"U": "↑", "D": "↓", "L": "←", "R": "→"}
 MAX_DISPLAY_SIDE = 12
+KIT_MIME = "application/vnd.puzzlekit.board+json"   #: the kit's drawings as plain data
 
 # ----------------------------------------------------------------------------- the stylesheet
 
@@ -139,15 +143,35 @@ def tile_colours(goal: State) -> dict[int, str]:
 
 # ----------------------------------------------------------------------------- views
 
-class HTMLView:
-    """Rendered HTML that Jupyter displays (`_repr_html_`) and a terminal prints as text."""
+def kit_bundle(kind: str, **data: object) -> dict[str, Any]:
+    """The data of a kit drawing (`KIT_MIME`), JSON-ready: what `puzzlekit.sanitize.
+    render_kit` draws again. Options that are None are left out."""
+    def plain(x: object) -> object:
+        if isinstance(x, (tuple, list)):
+            return [plain(v) for v in x]
+        if isinstance(x, dict):
+            return {str(k): plain(v) for k, v in x.items()}
+        return x
+    return {"kind": kind, **{k: plain(v) for k, v in data.items() if v is not None}}
 
-    def __init__(self, html: str, text: str) -> None:
+
+class HTMLView:
+    """Rendered HTML that Jupyter displays (`_repr_html_`) and a terminal prints as text;
+    `bundle` is the drawing as data (`KIT_MIME`), shown beside the HTML."""
+
+    def __init__(self, html: str, text: str, bundle: dict[str, Any] | None = None) -> None:
         self.data = html
         self.text = text
+        self.bundle = bundle
 
     def _repr_html_(self) -> str:
         return self.data
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        data: dict[str, Any] = {"text/plain": self.text, "text/html": self.data}
+        if self.bundle is not None:
+            data[KIT_MIME] = self.bundle
+        return data
 
     def __repr__(self) -> str:
         return self.text
@@ -292,7 +316,11 @@ def show(state: State, goal: State | None = None, **kw: object) -> HTMLView:
     S = validate_state(state)
     notes = [kw.get("title"), kw.get("overlay") and _overlay(S, resolve_goal(S, goal),
                                                            str(kw["overlay"]))[2]]
-    return HTMLView(html, "\n".join([board_str(S), *(str(n) for n in notes if n)]))
+    highlight = kw.get("highlight")
+    bundle = kit_bundle("board", state=S, goal=goal, cell_size=kw.get("cell_size"),
+                        highlight=None if highlight is None else list(highlight),  # type: ignore
+                        overlay=kw.get("overlay"), title=kw.get("title"))
+    return HTMLView(html, "\n".join([board_str(S), *(str(n) for n in notes if n)]), bundle)
 
 
 # ----------------------------------------------------------------------------- paths
@@ -367,7 +395,9 @@ def show_path(path: Sequence[State], moves: str | None = None, per_row: int | No
     html = path_html(path, moves, per_row, **kw)  # type: ignore[arg-type]
     states = _path_states(path)
     letters = _letters(states, moves)
-    return HTMLView(html, path_str(states, "".join(x or "?" for x in letters)))
+    bundle = kit_bundle("path", states=states, moves=moves, per_row=per_row,
+                        goal=kw.get("goal"), cell_size=kw.get("cell_size"))
+    return HTMLView(html, path_str(states, "".join(x or "?" for x in letters)), bundle)
 
 
 # ----------------------------------------------------------------------------- diffs
@@ -392,35 +422,61 @@ def _problem(x: object) -> str | None:
     return None
 
 
-def diff_html(expected: State, got: object, *, labels: tuple[str, str] = ("expected", "got"),
-              cell_size: int | None = None) -> str:
-    """Two boards side by side with the cells that differ outlined.
+def _drawn(v: object) -> object:
+    """A cell of a student's grid as it is drawn: an int stays, anything else is its text."""
+    return v if isinstance(v, int) and not isinstance(v, bool) else str(v)[:40]
 
-    `expected` must be a legal state; `got` may be anything a student's function
-    returned: a wrong-but-rectangular grid is drawn too, anything else shown as text.
-    """
+
+def diff_data(expected: State, got: object, *, labels: tuple[str, str] = ("expected", "got"),
+              cell_size: int | None = None) -> dict[str, Any]:
+    """What `diff_html` draws, as plain data (`KIT_MIME`): the expected board, the grid
+    the student's value is drawn as (or its text), and the notes."""
     E = validate_state(expected, name="expected")
+    _check_side(E)
+    G = _as_grid(got)
+    data: dict[str, Any] = {"expected": E, "labels": list(labels), "cell_size": cell_size}
+    if G is None:
+        data["got_text"] = f"{got!r:.300}"
+        data["got_kind"] = "None" if got is None else type(got).__name__
+    else:
+        data["got"] = [[_drawn(v) for v in row] for row in G]
+        same = (len(G), len(G[0])) == shape(E)
+        data["differ"] = [[r, c] for r in range(len(E)) for c in range(len(E[0]))
+                          if same and G[r][c] != E[r][c]]
+    data["problem"] = _problem(got)
+    return kit_bundle("diff", **data)
+
+
+def diff_from(E: State, G: list[list[object]] | None, *, got_text: str | None = None,
+              got_kind: str | None = None, problem: str | None = None,
+              differ: Iterable[Sequence[int]] | None = None,
+              labels: tuple[str, str] = ("expected", "got"),
+              cell_size: int | None = None) -> str:
+    """The two boards of a diff drawn from its data (see `diff_data`)."""
+    E = validate_state(E, name="expected")
     _check_side(E)
     colours = tile_colours(resolve_goal(E, None))
     rows, cols = shape(E)
     size = _cell_size(rows, cols, cell_size)
-    G = _as_grid(got)
     same_shape = G is not None and (len(G), len(G[0])) == (rows, cols)
-    differ = {(r, c) for r in range(rows) for c in range(cols)
-              if G[r][c] != E[r][c]} if G is not None and same_shape else set()
-    marks = {cell: ["pk-diff"] for cell in differ}
+    if differ is None:
+        cells = {(r, c) for r in range(rows) for c in range(cols)
+                 if G[r][c] != E[r][c]} if G is not None and same_shape else set()
+    else:
+        cells = {(int(r), int(c)) for r, c in differ
+                 if same_shape and 0 <= int(r) < rows and 0 <= int(c) < cols}
+    marks = {cell: ["pk-diff"] for cell in cells}
     left = _figure(_grid_table(E, colours, size, marks=marks), labels[0])
-    problem = _problem(got)
     if G is None:
-        caption = (f"{labels[1]}: None, nothing (a missing return?)" if got is None
-                   else f"{labels[1]}: not a board ({type(got).__name__})")
-        right = _figure(tag("div", ["pk-error"], _html.escape(f"{got!r:.300}")), caption)
+        caption = (f"{labels[1]}: None, nothing (a missing return?)" if got_kind == "None"
+                   else f"{labels[1]}: not a board ({got_kind})")
+        right = _figure(tag("div", ["pk-error"], _html.escape(got_text or "")), caption)
     else:
         notes = [labels[1]]
         if not same_shape:
             notes.append(f"shape {len(G)}×{len(G[0])}, expected {rows}×{cols}")
-        elif differ:
-            notes.append(f"{len(differ)} cell{'s' * (len(differ) != 1)} differ")
+        elif cells:
+            notes.append(f"{len(cells)} cell{'s' * (len(cells) != 1)} differ")
         else:
             notes.append("identical")
         if problem:
@@ -429,11 +485,29 @@ def diff_html(expected: State, got: object, *, labels: tuple[str, str] = ("expec
     return tag("div", ["pk-diffview"], left + right)
 
 
+def _diff_html_of(data: dict[str, Any]) -> str:
+    return diff_from(data["expected"], data.get("got"), got_text=data.get("got_text"),
+                     got_kind=data.get("got_kind"), problem=data.get("problem"),
+                     differ=data.get("differ"), labels=tuple(data["labels"]),  # type: ignore
+                     cell_size=data.get("cell_size"))
+
+
+def diff_html(expected: State, got: object, *, labels: tuple[str, str] = ("expected", "got"),
+              cell_size: int | None = None) -> str:
+    """Two boards side by side with the cells that differ outlined.
+
+    `expected` must be a legal state; `got` may be anything a student's function
+    returned: a wrong-but-rectangular grid is drawn too, anything else shown as text.
+    """
+    return _diff_html_of(diff_data(expected, got, labels=labels, cell_size=cell_size))
+
+
 def show_diff(expected: State, got: object, **kw: object) -> HTMLView:
     """`diff_html` as a displayable object (text: both boards and the differing cells)."""
-    html = diff_html(expected, got, **kw)  # type: ignore[arg-type]
+    data = diff_data(expected, got, **kw)  # type: ignore[arg-type]
     right = board_str(got) if _problem(got) is None else repr(got)  # type: ignore[arg-type]
-    return HTMLView(html, f"expected:\n{board_str(validate_state(expected))}\ngot:\n{right}")
+    return HTMLView(_diff_html_of(data),
+                    f"expected:\n{board_str(validate_state(expected))}\ngot:\n{right}", data)
 
 
 _ids = count(1)
@@ -486,4 +560,5 @@ def show_pattern(pattern: dict[int, int], goal: State, *, title: str | None = No
     width = len(str(rows * cols - 1))
     text = "\n".join(" ".join(f"{v if v != '' else '·':>{width}}" for v in row)
                      for row in grid)
-    return HTMLView(_figure(table, title), text + (f"\n{title}" if title else ""))
+    bundle = kit_bundle("pattern", pattern=pattern, goal=g, title=title, cell_size=cell_size)
+    return HTMLView(_figure(table, title), text + (f"\n{title}" if title else ""), bundle)

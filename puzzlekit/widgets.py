@@ -20,7 +20,7 @@ import ipywidgets as W
 from .animation import _path_input
 from .board import State, flatten, resolve_goal
 from .context import under_autograder
-from .display import board_html, path_html, text_colour, tile_colours
+from .display import KIT_MIME, board_html, kit_bundle, path_html, text_colour, tile_colours
 from .game import Game
 from .text import board_str
 
@@ -35,11 +35,14 @@ def _colours(goal: State) -> dict[int, tuple[str, str]]:
     return {t: (bg, text_colour(bg)) for t, bg in tile_colours(goal).items()}
 
 
-def _static_bundle(widget: W.Widget, html: str, text: str) -> dict[str, Any]:
+def _static_bundle(widget: W.Widget, html: str, text: str,
+                   drawing: dict[str, Any] | None = None) -> dict[str, Any]:
     """The widget's own mime bundle plus a static picture (``text/html``, and `text` for
-    ``text/plain``); under nbgrader's autograding only the pictures (no front end will
-    ever draw the widget there)."""
+    ``text/plain``, and the `drawing` as data, `KIT_MIME`); under nbgrader's autograding
+    only the pictures (no front end will ever draw the widget there)."""
     data: dict[str, Any] = {"text/plain": text, "text/html": html}
+    if drawing is not None:
+        data[KIT_MIME] = drawing
     if not under_autograder() and widget._view_name is not None:
         data[WIDGET_VIEW] = {"version_major": 2, "version_minor": 0,
                              "model_id": widget._model_id}
@@ -103,9 +106,14 @@ class PathPlayer(W.VBox):
         n = len(self.letters)
         text = f"<PathPlayer: {n} move{'s' * (n != 1)} {self.letters}>"
         if len(self.path) <= STRIP_MAX:
-            return _static_bundle(self, path_html(self.path, goal=self.goal), text)
+            return _static_bundle(self, path_html(self.path, goal=self.goal), text,
+                                  kit_bundle("path", states=self.path, goal=self.goal))
         i = self.step
-        return _static_bundle(self, self.html_at(i) + f"<p>{self.caption_at(i)}</p>", text)
+        note, bold = ((self.caption_at(0), None) if i == 0 else
+                      (f"after move {i} of {n}: ", self.letters[i - 1]))
+        return _static_bundle(self, self.html_at(i) + f"<p>{self.caption_at(i)}</p>", text,
+                              kit_bundle("board", state=self.path[i], goal=self.goal,
+                                         note=note, note_bold=bold))
 
 
 def play_path(path: object, moves: str | None = None, *, goal: State | None = None,
@@ -276,7 +284,9 @@ class PlayableBoard(W.VBox):
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
         status = self.game.status()
         return _static_bundle(self, board_html(self.game.state, self.game.goal)
-                              + f"<p>{status}</p>", f"{board_str(self.game.state)}\n{status}")
+                              + f"<p>{status}</p>", f"{board_str(self.game.state)}\n{status}",
+                              kit_bundle("board", state=self.game.state, goal=self.game.goal,
+                                         note=status))
 
 
 def play(rows: int = 3, cols: int | None = None, state: State | None = None,

@@ -85,7 +85,9 @@ def test_the_judge_can_be_switched_off(run):
 
 def test_the_preprocessor_list_gets_the_walled_executor():
     from nbgrader.preprocessors import Execute
-    assert with_walled_execute([int, Execute, str]) == [int, WalledExecute, str]
+    from puzzlekit.sanitize import SanitizeOutputs   # outputs made inert right after it
+    assert with_walled_execute([int, Execute, str]) == [int, WalledExecute, SanitizeOutputs,
+                                                         str]
 
 
 def test_a_limit_is_reported_in_plain_words(run):
