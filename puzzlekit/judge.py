@@ -34,7 +34,8 @@ the grader more than a budget:
   to share one hash), and the executor refuses replies over `max_reply_bytes`;
 * the judge's own work on a test cell (its checks, diagnoses and decoding, not the time
   it waits for the kernel) has `judge_timeout` seconds, in whatever thread grades (the
-  formgrader grades in the Jupyter server's own thread): a `_Watchdog` thread raises
+  formgrader grades in the Jupyter server's process, on the thread that serves its web
+  requests, where no signal handler of ours belongs): a `_Watchdog` thread raises
   `JudgeTimeout` in it when they are up (no signal handler is touched); the cell fails
   with words that do not blame the student for the grader's limit;
 * `notebook_deadline` (from the executor's `notebook_timeout`) ends every call into the
@@ -723,6 +724,7 @@ class Judge:
     def _adopt_random(self, encoded: Any) -> None:
         """Make the state the kernel's `random` was left in the tests' own, once it is
         known to be a sound Mersenne Twister state (never Python's global `random`)."""
+        self._synced_random = None      # until it is adopted: the next call sends ours
         try:
             state = wire.decode(encoded)
         except wire.WireError as e:

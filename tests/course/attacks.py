@@ -430,13 +430,14 @@ def ring_attacks(assignment: str, release_nb: Any, source_nb: Any,
         out["ring_deaths_and_replays"] = (on_reference(slow | deaths),
                                           ("at_most", "reference"))
     if assignment == "02-uninformed-search":
-        # shuffle_pos leaves `random` in the all-zero state (which draws 0 for ever): the
-        # grader adopted it and its diagnosis of the next call replayed the course's
-        # shuffle with it, for ever, and no later student was graded
+        # shuffle_pos draws from a seed of its own (so it ends whatever state the grader
+        # sends) and leaves `random` in the all-zero state, which draws 0 for ever: the
+        # grader adopted it, and its diagnosis of the next call replayed the course's
+        # shuffle from it, for ever: no later student was graded
         out["ring_random_state"] = (on_reference({"shuffle_pos_solution": (
             _solution(source_nb, "shuffle_pos_solution")
             + "\n\n_shuffle_pos = shuffle_pos\n\ndef shuffle_pos(N):\n"
-              "    p = _shuffle_pos(N)\n"
+              "    random.seed(N)\n    p = _shuffle_pos(N)\n"
               "    random.setstate((3, (0,) * 624 + (624,), None))\n    return p\n")}),
             ("exactly", ["shuffle_pos_tests"]))
         # a uniform-cost search that rewrites the cost table it is given to all 1s: its
