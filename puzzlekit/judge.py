@@ -444,8 +444,9 @@ class Judge:
         self.trusted |= bound_names(source)
         token = _CURRENT.set(self)
         try:
-            with self._budget(), contextlib.redirect_stdout(io.StringIO()), \
-                    contextlib.redirect_stderr(io.StringIO()):
+            # the budget inside the redirections: a timeout never leaves them in place
+            with contextlib.redirect_stdout(io.StringIO()), \
+                    contextlib.redirect_stderr(io.StringIO()), self._budget():
                 exec(self._compile(source, count), self.ns)
         except (Exception, JudgeTimeout):
             pass        # the kernel's run of the cell shows the error to the student
@@ -463,8 +464,8 @@ class Judge:
         token = _CURRENT.set(self)
         try:
             code = self._compile(source, count)
-            with self._budget(), contextlib.redirect_stdout(out), \
-                    contextlib.redirect_stderr(err):
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
+                    self._budget():
                 exec(code, self.ns)
         except KeyboardInterrupt:
             raise
