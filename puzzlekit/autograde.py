@@ -14,7 +14,13 @@ For every submission it
    verdict is out of the kernel's reach;
 3. survives a hostile cell: a cell that ignores interrupts, kills its kernel or hits a
    limit gets a plain-words error; the kernel is restarted, the cells that ran before
-   are replayed silently, and grading goes on, so the cell costs only its own tests.
+   are replayed silently, and grading goes on, so the cell costs only its own tests;
+4. bounds what one notebook costs the grader: `notebook_timeout` seconds in all (cells,
+   sleeps, replays after a kernel died, the judge's checks), after which the remaining
+   cells are marked as not run; `judge_timeout` seconds of the judge's own work per test
+   cell; replies of at most `max_reply_bytes` from the kernel; and outputs counted as
+   they arrive, every kind (`max_cell_output`, `max_notebook_output`), the rest replaced
+   by one line, so that no notebook can make the graded file or the grader huge.
 
 Only the executed notebook comes back (nbgrader writes it); the scratch folder is removed.
 
@@ -56,6 +62,12 @@ KERNEL_HUNG = ("this cell ran too long and did not stop when interrupted, so its
                "run again; the cells after it were graded as usual.")
 NOT_RUN = ("not run: the kernel stopped too often in earlier cells ({restarts} restarts), "
            "so grading stopped here.")
+NOT_RUN_TIME = ("not run: this notebook used up the time the grader gives one notebook "
+                "({seconds:g} s) in the cells before, so grading stopped here.")
+OUT_OF_TIME = ("this notebook used up the time the grader gives one notebook ({seconds:g} s) "
+               "while this cell ran: it was stopped, and the cells after it are not run.")
+OUTPUT_CUT = ("[output cut: this cell displayed more than {limit} (the most one {what} may "
+              "show while it is graded); the rest of its output is left out]\n")
 NO_WALL = ("puzzlekit: no wall around the students' code on this machine ({why}): their "
            "code runs with the grader's rights and can read and change the course folder. "
            "See docs/instructors.md, 'The wall'.")
@@ -110,6 +122,22 @@ class WalledExecute(Execute):
                            "marked as not run").tag(config=True)
     replay_timeout = Integer(60, help="Seconds to replay the cells before a restart"
                              ).tag(config=True)
+    judge_timeout = Float(30.0, help="Seconds of the grader's own work (its checks, "
+                          "diagnoses and decoding of what the student's code returned, not "
+                          "the time the student's code runs) per test cell, times "
+                          "time_scale; a cell over it fails with a message that says so"
+                          ).tag(config=True)
+    notebook_timeout = Float(300.0, help="Wall-clock seconds one notebook may take in all "
+                             "(every cell, sleeps, kernel restarts and replays, the judge's "
+                             "checks), times time_scale; the cells after are marked as not "
+                             "run. 0: no limit").tag(config=True)
+    max_reply_bytes = Integer(32 * 1024 * 1024, help="Largest reply the grader accepts from "
+                              "the student's kernel for one call (bytes)").tag(config=True)
+    max_cell_output = Integer(16 * 1024 * 1024, help="Bytes of output one cell may produce "
+                              "(every kind: streams, displays, updates, errors, widget "
+                              "messages), counted as they arrive").tag(config=True)
+    max_notebook_output = Integer(64 * 1024 * 1024, help="Bytes of output one notebook may "
+                                  "produce, counted as they arrive").tag(config=True)
     time_scale = Float(1.0, help="Multiplies the seconds a test gives the student's code "
                        "(run_with_timeout): raise it on a grading machine busier or slower "
                        "than the one the tests were written for, so that a right but "
@@ -287,10 +315,93 @@ class WalledExecute(Execute):
 
     # -- cells -----------------------------------------------------------------------
 
+    # -- a notebook's budgets (time, output) -----------------------------------------
+
+    def reset_execution_trackers(self) -> None:
+        """nbclient's per-notebook trackers, and the kit's: the notebook's clock starts
+        (`preprocess` calls this for every notebook before it starts the kernel)."""
+        super().reset_execution_trackers()
+        self._notebook_started = time.monotonic()
+        self._notebook_output = 0
+        self._cell_output = 0
+        self._cut = False
+        self._time_up = False
+
+    def _notebook_seconds(self) -> float:
+        return float(self.notebook_timeout) * float(self.time_scale)
+
+    def _time_left(self) -> float | None:
+        """Seconds this notebook has left (None: no limit)."""
+        if not self.notebook_timeout or self.notebook_timeout <= 0:
+            return None
+        started = getattr(self, "_notebook_started", None)
+        if started is None:
+            self._notebook_started = started = time.monotonic()
+        return started + self._notebook_seconds() - time.monotonic()
+
+    def _configure_judge(self) -> None:
+        """Hand this notebook's budgets to its judge (once per notebook: the judge is made
+        anew for each)."""
+        if getattr(self, "_budgeted", None) is self.judge:
+            return
+        self._budgeted = self.judge
+        self.judge.judge_timeout = float(self.judge_timeout) if self.judge_timeout > 0 else None
+        left = self._time_left()
+        if left is not None:
+            self.judge.notebook_deadline = time.monotonic() + left
+            self.judge.notebook_seconds = self._notebook_seconds()
+
+    def _get_timeout(self, cell: Any) -> int | None:
+        """A cell's timeout, never past the notebook's time."""
+        timeout = super()._get_timeout(cell)
+        left = self._time_left()
+        if left is None:
+            return timeout
+        left_int = max(1, int(left) + 1)
+        return left_int if timeout is None else min(timeout, left_int)
+
+    def process_message(self, msg: dict[str, Any], cell: Any, cell_index: int) -> Any:
+        """Count every output as it arrives; past the cell's or the notebook's bytes, drop
+        it (the cell gets one line that says so)."""
+        kind = msg.get("msg_type", "")
+        if kind in _COUNTED or kind.startswith("comm"):
+            size = _size(msg.get("content"))
+            cell_over = self.max_cell_output > 0 and \
+                self._cell_output + size > self.max_cell_output
+            notebook_over = self.max_notebook_output > 0 and \
+                self._notebook_output + size > self.max_notebook_output
+            if self._cut or cell_over or notebook_over:
+                if not self._cut:
+                    self._cut = True
+                    what, limit = (("cell", self.max_cell_output) if cell_over else
+                                   ("notebook", self.max_notebook_output))
+                    cell.outputs.append(nbformat.v4.new_output(
+                        "stream", name="stderr",
+                        text=OUTPUT_CUT.format(limit=_mb(limit), what=what)))
+                    self.log.warning("Output of cell %d cut at %s", cell_index, _mb(limit))
+                return None
+            self._cell_output += size
+            self._notebook_output += size
+        return super().process_message(msg, cell, cell_index)
+
+    # -- cells -----------------------------------------------------------------------
+
     def preprocess_cell(self, cell: Any, resources: Any, index: int) -> Any:
         if cell.cell_type != "code" or not cell.source.strip():
             return cell, resources
         self._count += 1
+        self._configure_judge()
+        left = self._time_left()
+        if not self._time_up and left is not None and left <= 0:
+            self._time_up = True
+            self.log.warning("The notebook's time (%g s) is up at cell %d: the rest is "
+                             "not run", self._notebook_seconds(), index)
+        if self._time_up:
+            cell.outputs = [error_output("NotebookTimeout", NOT_RUN_TIME.format(
+                seconds=self._notebook_seconds()))]
+            cell.execution_count = self._count
+            return cell, resources
+        self._cell_output, self._cut = 0, False
         if self.judge_tests and is_test_cell(cell):
             cell.outputs = [nbformat.from_dict(o) for o in
                             self.judge.run_test(cell.source, self._count)]
@@ -328,6 +439,13 @@ class WalledExecute(Execute):
                              index, self._kernel_log_tail())
             self._recover()
         cell.execution_count = self._count
+        if self._cut:
+            _trim_errors(cell.outputs)
+        left = self._time_left()
+        if left is not None and left <= 0 and not self._time_up:
+            self._time_up = True
+            cell.outputs.append(error_output("NotebookTimeout", OUT_OF_TIME.format(
+                seconds=self._notebook_seconds())))
         for output in cell.outputs:
             if output.output_type != "error":
                 continue
@@ -363,7 +481,8 @@ class WalledExecute(Execute):
         """Start a fresh kernel and replay the cells that ran before, silently."""
         while True:
             self._restarts += 1
-            if self._restarts > self.max_restarts:
+            left = self._time_left()
+            if self._restarts > self.max_restarts or (left is not None and left <= 0):
                 self._gave_up = True
                 return
             self._cleanup_kernel()
@@ -382,8 +501,12 @@ class WalledExecute(Execute):
     def _replay_cells(self) -> int | None:
         """Run the replay list; the index of a cell that killed or hung the kernel."""
         for i, source in enumerate(self._replay):
+            left = self._time_left()
+            if left is not None and left <= 0:
+                return None         # the notebook's time is up: the next cell says so
+            timeout = self.replay_timeout if left is None else min(self.replay_timeout, left)
             try:
-                self._execute_quietly(source, self.replay_timeout)
+                self._execute_quietly(source, timeout)
             except KernelFault:
                 return i
         return None
@@ -463,6 +586,11 @@ class WalledExecute(Execute):
         buffers = reply.get("buffers") or []
         if reply.get("msg_type") != REPLY or len(buffers) != 1:
             return {"ok": False, "fault": "the kernel did not answer"}
+        size = len(buffers[0])
+        if size > self.max_reply_bytes > 0:
+            return {"ok": False, "too_big": True,
+                    "fault": f"{_mb(size)} of data; the grader takes at most "
+                             f"{_mb(self.max_reply_bytes)} from one call"}
         try:
             answer = json.loads(bytes(buffers[0]))
         except (ValueError, RecursionError):
@@ -489,6 +617,41 @@ def _make_scratch(log: Any) -> str:
     for path in remove_stale_scratch():
         log.info("Removed %s, left by a grader that was stopped", path)
     return make_scratch()
+
+
+#: the messages that add to a cell's output (nbclient's `output` and display updates)
+_COUNTED = frozenset({"stream", "display_data", "execute_result", "error",
+                      "update_display_data"})
+
+
+def _size(content: Any, depth: int = 0) -> int:
+    """About the bytes an output's content takes in the notebook: its strings' lengths."""
+    if type(content) is str:
+        return len(content)
+    if depth > 20:
+        return 0
+    if type(content) is dict:
+        return sum(len(k) + _size(v, depth + 1) for k, v in content.items()
+                   if type(k) is str)
+    if type(content) in (list, tuple):
+        return sum(_size(v, depth + 1) for v in content)
+    if isinstance(content, (bytes, bytearray, memoryview)):
+        return len(content)
+    return 8
+
+
+def _trim_errors(outputs: list[Any], chars: int = 1000) -> None:
+    """Shorten the error outputs of a cell whose output was cut (nbgrader adds the error
+    of the kernel's reply when the cell has none: it keeps its name and a short message)."""
+    for output in outputs:
+        if output.get("output_type") == "error":
+            output["evalue"] = str(output.get("evalue", ""))[:chars]
+            output["traceback"] = [str(line)[:chars] for line in
+                                   list(output.get("traceback", []))[-3:]]
+
+
+def _mb(size: int) -> str:
+    return f"{size / 2 ** 20:.3g} MB" if size >= 2 ** 20 else f"{size / 1024:.3g} KB"
 
 
 def _warn_once(log: Any, message: str) -> None:

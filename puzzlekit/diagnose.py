@@ -405,17 +405,48 @@ def diagnose_reachability(S: State, goal: State, got: object) -> str | None:
 # ---------------------------------------------------------------------------
 # The seeded scramble of the 15-puzzle course (shuffle_pos)
 
+#: Python's `random` state: (version, 624 words and an index, the next gauss or None)
+_MT_WORDS = 624
+
+
+def random_state_problem(state: object) -> str | None:
+    """What is wrong with `state` as a state of Python's `random` (a Mersenne Twister),
+    or None when it is a sound one: version 3, 624 words of 32 bits and an index of at
+    most 624, a float or None; and not the degenerate all-zero state (whose generator
+    returns 0 for ever). Checked before the grader uses a state that came from a kernel."""
+    if type(state) is not tuple or len(state) != 3:
+        return "not a tuple of three"
+    version, internal, gauss = state
+    if version != 3 or type(version) is not int:
+        return "not version 3"
+    if type(internal) is not tuple or len(internal) != _MT_WORDS + 1:
+        return f"not {_MT_WORDS + 1} numbers"
+    if not all(type(w) is int and 0 <= w < 2 ** 32 for w in internal):
+        return "numbers outside 0 .. 2**32 - 1"
+    if internal[-1] > _MT_WORDS:
+        return f"an index above {_MT_WORDS}"
+    if not internal[0] & 0x80000000 and not any(internal[1:_MT_WORDS]):
+        return "the all-zero state, which draws 0 for ever"
+    if gauss is not None and type(gauss) is not float:
+        return "a next gauss that is not a float"
+    return None
+
+
 def diagnose_shuffle(n: int, got: object, before: object, after: object) -> str | None:
     """One sentence on why `shuffle_pos(n)` drifted from the course's seeded sequence,
     given the state of `random` before and after the student's call (plain data).
 
     Used by the tests of assignment 2, section 3 (shuffle_pos).
     """
-    saved = random.getstate()
+    # a generator of its own: the replay never touches Python's global `random`, and a
+    # state that is not a Mersenne Twister's is refused (`random_state_problem`)
+    if random_state_problem(before) is not None:
+        return None
+    rng = random.Random()
     try:
-        random.setstate(before)  # type: ignore[arg-type]
-        want = shuffle_pos(n)
-        want_after = random.getstate()
+        rng.setstate(before)  # type: ignore[arg-type]
+        want = shuffle_pos(n, rng=rng)
+        want_after = rng.getstate()
         if got == want:
             if after is not None and after != want_after:
                 return (f"shuffle_pos({n}) itself is right, but it drew a different number "
@@ -423,14 +454,12 @@ def diagnose_shuffle(n: int, got: object, before: object, after: object) -> str 
                         f"drifts: one random.randint(0, 3) per try, and a new try only when "
                         f"the move leaves the board or undoes the last one")
             return None
-        random.setstate(before)  # type: ignore[arg-type]
-        if got == shuffle_pos(n, allow_undo=True):
+        rng.setstate(before)  # type: ignore[arg-type]
+        if got == shuffle_pos(n, allow_undo=True, rng=rng):
             return ("it lets a move undo the one before (the gap steps straight back): the "
                     "course's shuffle draws again when a move would undo the last one")
     except (TypeError, ValueError):
         return None
-    finally:
-        random.setstate(saved)
     if isinstance(got, list) and sorted(map(str, got)) == sorted(map(str, want)):
         return ("the position differs from the course's for the same seed: draw each move "
                 "with random.randint(0, 3) (0 up, 1 left, 2 down, 3 right: where the tile "

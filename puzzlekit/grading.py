@@ -22,6 +22,8 @@ import io
 import linecache
 import pprint
 import re
+import reprlib
+import textwrap
 import signal
 import sys
 import threading
@@ -161,8 +163,8 @@ def assert_board_equal(got: object, expected: object, *, what: str = "the board"
 
 def _boards_in(x: object) -> list[State] | None:
     """The boards of a set of boards (what `nextStates` returns), else None."""
-    if not isinstance(x, (set, frozenset)):
-        return None
+    if not isinstance(x, (set, frozenset)) or len(x) > 10_000:
+        return None     # not a set of boards, or too many to compare one by one
     boards = [S for S in map(as_board, x) if S is not None]
     return sorted(boards) if len(boards) == len(x) else None
 
@@ -185,22 +187,42 @@ def _boards_html(groups: list[tuple[str, list[State]]]) -> str:
     return '<div style="display:flex;flex-direction:column;gap:0.5em">' + "".join(rows) + "</div>"
 
 
+#: the most boards of one kind a failure message shows (a set of 100,000 wrong boards would
+#: otherwise make a message, and a feedback page, of hundreds of MB)
+SHOWN_BOARDS = 12
+
+
 def _set_difference_message(message: str, got: list[State], expected: list[State],
                             why: str | None = None) -> str:
-    missing = [S for S in expected if S not in got]
-    extra = [S for S in got if S not in expected]
+    want, have = set(expected), set(got)
+    missing = [S for S in expected if S not in have]
+    extra = [S for S in got if S not in want]
     groups = [(f"missing ({len(missing)} of the {len(expected)} expected states):", missing),
               (f"not expected ({len(extra)} of the {len(got)} states returned):", extra)]
-    _show_html(_boards_html(groups))
+    shown = [(title + (f" the first {SHOWN_BOARDS}" if len(boards) > SHOWN_BOARDS else ""),
+              boards[:SHOWN_BOARDS]) for title, boards in groups]
+    _show_html(_boards_html(shown))
     sizes = f"expected a set of {len(expected)} states, got {len(got)}"
     parts = [f"{message}: {why}\n{sizes}" if why else f"{message}: {sizes}"]
-    parts += [f"{title}\n{boards_in_a_row(boards)}" for title, boards in groups if boards]
+    parts += [f"{title}\n{boards_in_a_row(boards)}" for title, boards in shown if boards]
     return "\n".join(parts)
 
 
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel, _SHORT.maxstring, _SHORT.maxother = 6, 600, 200
+_SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxset = _SHORT.maxfrozenset = 60
+_SHORT.maxdict = 30
+
+
 def _shown(x: object, limit: int = 600) -> str:
-    """A value as readable text: wrapped to lines of ~76 characters, cut after `limit`."""
-    text = pprint.pformat(x, width=76, compact=True)
+    """A value as readable text: wrapped to lines of ~76 characters, cut after `limit`.
+    A big value is cut before it is formatted (its first items only), so that a value of
+    a million items costs no more to show than a small one."""
+    text = _SHORT.repr(x)
+    if "..." not in text and len(text) <= limit:
+        text = pprint.pformat(x, width=76, compact=True)
+    else:
+        text = "\n".join(textwrap.wrap(text[:limit + 100], 76, break_on_hyphens=False))
     text = text if len(text) <= limit else text[:limit] + " …"
     return text.replace("\n", "\n            ")
 

@@ -21,6 +21,25 @@ asks the kernel for it (`puzzlekit.agent`):
 So rebinding a test helper, patching puzzlekit or builtins, IPython hooks, rigged
 ``__eq__`` methods or a kernel that dies: none of it reaches the code that decides a
 verdict. A test cell passes when the judge's run of it raises nothing.
+
+What comes back from the kernel never sets state of the grader's process, and never costs
+the grader more than a budget:
+
+* the test cells have a `random` of their own (`private_random`: the module's functions
+  bound to a generator of the judge's, so ``random.seed(1)`` in a test, then the
+  student's ``shuffle_pos``, draws what the student's code would); the state the kernel's
+  `random` was left in comes back, is checked to be a sound Mersenne Twister state
+  (`diagnose.random_state_problem`) and only then becomes the tests' state;
+* every value is decoded with `puzzlekit.wire`'s bounds (items, lengths, ints, keys built
+  to share one hash), and the executor refuses replies over `max_reply_bytes`;
+* the judge's own work on a test cell (its checks, diagnoses and decoding, not the time
+  it waits for the kernel) has `judge_timeout` seconds, in whatever thread grades (the
+  formgrader grades in the Jupyter server's process, on the thread that serves its web
+  requests, where no signal handler of ours belongs): a `_Watchdog` thread raises
+  `JudgeTimeout` in it when they are up (no signal handler is touched); the cell fails
+  with words that do not blame the student for the grader's limit;
+* `notebook_deadline` (from the executor's `notebook_timeout`) ends every call into the
+  kernel and every check when the notebook's time is up.
 """
 
 from __future__ import annotations
@@ -28,19 +47,22 @@ from __future__ import annotations
 import base64
 import builtins
 import contextlib
+import ctypes
 import io
 import marshal
 import random
 import symtable
 import sys
 import textwrap
+import threading
 import time
 import types
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
 from typing import Any, Protocol
 
-from . import wire
+from . import scrambles, wire
+from .diagnose import random_state_problem
 from .errors import PuzzleError
 from .instrument import Recorder, limit_message
 from .messages import NOT_WRITTEN, explain, plain, red, take_awarded, take_notes, take_partial
@@ -78,6 +100,99 @@ class CallTimeout(AssertionError):
 
 class StudentCodeError(Exception):
     """An exception raised by the student's code (in the kernel) with no builtin twin."""
+
+
+class JudgeTimeout(BaseException):
+    """The judge's own work on one cell ran out of its budget (raised by `_Watchdog`;
+    not an Exception, so that no ``except Exception`` in a check swallows it)."""
+
+
+def private_random() -> types.ModuleType:
+    """A `random` module of the judge's own: the module's classes and functions, with
+    the functions bound to a generator of its own instead of Python's global one."""
+    module = types.ModuleType("random", random.__doc__)
+    shared = random._inst  # type: ignore[attr-defined]
+    mine = random.Random()
+    for key, value in vars(random).items():
+        if key in ("__name__", "__doc__", "__spec__", "__loader__"):
+            continue
+        if getattr(value, "__self__", None) is shared:
+            value = getattr(mine, key)
+        setattr(module, key, value)
+    module._inst = mine  # type: ignore[attr-defined]
+    return module
+
+
+def _async_raise(thread_id: int, exc: type[BaseException] | None) -> None:
+    """Raise `exc` in the thread `thread_id` at its next bytecode (None: cancel one that
+    is pending)."""
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(
+        ctypes.c_ulong(thread_id), ctypes.py_object(exc) if exc is not None else None)
+
+
+class _Watchdog:
+    """Raises `JudgeTimeout` in the thread that entered it once the time spent in it,
+    minus the time `paused` (waiting for the kernel), passes `seconds`.
+
+    A thread of its own waits for the moment, so it works in any thread that grades
+    (nbgrader's command line grades in the main thread, the formgrader in the Jupyter
+    server's): no signal handler of the host process is touched. Python code stops at its
+    next bytecode; a C loop runs to its end, which is why `puzzlekit.wire` bounds what a
+    kernel may send."""
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self._wake = threading.Condition()
+        self._thread_id = threading.get_ident()
+        self._used = 0.0
+        self._since: float | None = None
+        self._pauses = 0
+        self._done = False
+        self.fired = False
+
+    def __enter__(self) -> _Watchdog:
+        self._since = time.monotonic()
+        threading.Thread(target=self._watch, daemon=True,
+                         name="puzzlekit-judge-watchdog").start()
+        return self
+
+    def _watch(self) -> None:
+        with self._wake:
+            while not self._done:
+                if self._since is None:
+                    self._wake.wait()
+                    continue
+                left = self.seconds - self._used - (time.monotonic() - self._since)
+                if left <= 0:
+                    self.fired = True
+                    _async_raise(self._thread_id, JudgeTimeout)
+                    return
+                self._wake.wait(left)
+
+    @contextlib.contextmanager
+    def paused(self) -> Iterator[None]:
+        """The block's time does not count (the judge waits for the kernel)."""
+        with self._wake:
+            self._pauses += 1
+            if self._since is not None:
+                self._used += time.monotonic() - self._since
+                self._since = None
+        try:
+            yield
+        finally:
+            with self._wake:
+                self._pauses -= 1
+                if not self._pauses and not self._done:
+                    self._since = time.monotonic()
+                    self._wake.notify()
+
+    def __exit__(self, *exc: object) -> None:
+        with self._wake:
+            self._done = True
+            fired = self.fired
+            self._wake.notify()
+        if fired:       # raised already, or about to be: cancel the second case
+            _async_raise(self._thread_id, None)
 
 
 def bound_names(source: str) -> set[str]:
@@ -226,6 +341,18 @@ def explain_limit(ename: str, evalue: str, limits: dict[str, str]) -> str | None
     return None
 FORBIDDEN = ("your code called puzzlekit's ready-made {name};\nthis exercise asks you to "
              "write it yourself")
+JUDGE_TOO_LONG = ("the grader's checks of what your code returned took longer than "
+                  "{seconds:g} s,\nthe most the grader spends on one test cell, and were "
+                  "stopped (your code itself\nwas not timed out). Does it return something "
+                  "unusually large or odd:\na huge list, set or string?")
+TOO_BIG = ("your code returned a value too large or odd for the grader to check "
+           "({why}):\nthe tests need plain boards, paths and numbers")
+BAD_RANDOM = ("your code left Python's `random` in a state the grader cannot use "
+              "({why}):\nuse random's own functions (random.seed, random.randint), "
+              "never random.setstate with a state of your own")
+NOTEBOOK_TIME = ("this notebook used up the time the grader gives one notebook "
+                 "({seconds:g} s),\nso this test was stopped here (slow or many cells, or "
+                 "kernel restarts, before it)")
 
 
 class Judge:
@@ -233,15 +360,28 @@ class Judge:
 
     def __init__(self, channel: Channel, *, call_timeout: float = 30.0,
                  memory: str = "the limit", limits: dict[str, str] | None = None,
-                 time_scale: float = 1.0) -> None:
+                 time_scale: float = 1.0, judge_timeout: float | None = None) -> None:
         if not time_scale > 0:
             raise PuzzleError(f"time_scale must be a positive number, got {time_scale!r}")
+        if judge_timeout is not None and not judge_timeout > 0:
+            raise PuzzleError(f"judge_timeout must be a positive number of seconds, got "
+                              f"{judge_timeout!r}")
         self.channel = channel
         self.call_timeout = call_timeout
         self.time_scale = time_scale
+        #: seconds of the judge's own work per cell (None: no limit); messages say these
+        self.judge_timeout = judge_timeout
+        #: time.monotonic() at which the notebook's time is up (set by the executor)
+        self.notebook_deadline: float | None = None
+        self.notebook_seconds = 0.0
         self.limits = {"memory": memory, **(limits or {})}
-        self.ns = _Namespace(__name__="__main__", __builtins__=builtins)
+        #: the tests' own `random` (see `private_random`), what ``import random`` gives them
+        self.random = private_random()
+        self._builtins = dict(vars(builtins))
+        self._builtins["__import__"] = self._import
+        self.ns = _Namespace(__name__="__main__", __builtins__=self._builtins)
         self.ns.judge = self
+        self._watchdog: _Watchdog | None = None
         self.trusted: set[str] = set()      # names bound by given or test cells
         self.fetched: set[str] = set()      # names copied from the kernel, until it runs
         self.sources: dict[str, list[str]] = {}
@@ -253,6 +393,38 @@ class Judge:
         self._synced_random: Any = None   # the state the kernel's `random` has, if known
 
     # -- the cells -----------------------------------------------------------------
+
+    def _import(self, name: str, globals: Any = None, locals: Any = None,
+                fromlist: Any = (), level: int = 0) -> Any:
+        """``import`` in the judge's cells: `random` is the tests' own."""
+        if name == "random" and level == 0:
+            return self.random
+        return builtins.__import__(name, globals, locals, fromlist, level)
+
+    @contextlib.contextmanager
+    def _budget(self) -> Iterator[None]:
+        """The judge's own work in the block runs under its budget (`_Watchdog`), and its
+        cells draw `shuffle_pos`'s numbers from the tests' `random`."""
+        seconds = None if self.judge_timeout is None else self.judge_timeout * self.time_scale
+        if self.notebook_deadline is not None:
+            left = max(self.notebook_deadline - time.monotonic(), 0.01)
+            seconds = left if seconds is None else min(seconds, left)
+        token = scrambles.GENERATOR.set(self.random)
+        try:
+            if seconds is None:
+                yield
+                return
+            with _Watchdog(seconds) as watchdog:
+                self._watchdog = watchdog
+                yield
+        finally:
+            self._watchdog = None
+            scrambles.GENERATOR.reset(token)
+
+    def _time_message(self) -> str:
+        if self.notebook_deadline is not None and time.monotonic() >= self.notebook_deadline:
+            return NOTEBOOK_TIME.format(seconds=self.notebook_seconds)
+        return JUDGE_TOO_LONG.format(seconds=(self.judge_timeout or 0) * self.time_scale)
 
     def kernel_changed(self) -> None:
         """A student's cell ran: values copied from the kernel may be stale now (and its
@@ -272,10 +444,11 @@ class Judge:
         self.trusted |= bound_names(source)
         token = _CURRENT.set(self)
         try:
+            # the budget inside the redirections: a timeout never leaves them in place
             with contextlib.redirect_stdout(io.StringIO()), \
-                    contextlib.redirect_stderr(io.StringIO()):
+                    contextlib.redirect_stderr(io.StringIO()), self._budget():
                 exec(self._compile(source, count), self.ns)
-        except Exception:
+        except (Exception, JudgeTimeout):
             pass        # the kernel's run of the cell shows the error to the student
         finally:
             _CURRENT.reset(token)
@@ -291,10 +464,13 @@ class Judge:
         token = _CURRENT.set(self)
         try:
             code = self._compile(source, count)
-            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
+                    self._budget():
                 exec(code, self.ns)
         except KeyboardInterrupt:
             raise
+        except JudgeTimeout:
+            failure = AssertionError(self._time_message())
         except BaseException as e:     # SystemExit from a test cell fails it too
             failure = e
         finally:
@@ -405,16 +581,25 @@ class Judge:
 
     def _request(self, req: dict[str, Any], name: str) -> dict[str, Any]:
         timeout = self._timeout()
+        if self.notebook_deadline is not None:
+            left = self.notebook_deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(NOTEBOOK_TIME.format(seconds=self.notebook_seconds))
+            timeout = min(timeout, left)
         if timeout <= 0:
             raise CallTimeout(TOO_LONG.format(name=name, seconds=0))
         try:
-            reply = self.channel.request(req, timeout)
+            watchdog = self._watchdog
+            with watchdog.paused() if watchdog is not None else contextlib.nullcontext():
+                reply = self.channel.request(req, timeout)
         except KernelFault as fault:
             if fault.kind == "timeout":
                 raise CallTimeout(TOO_LONG.format(name=name, seconds=round(timeout, 1))) \
                     from None
             raise AssertionError(KERNEL_DIED.format(name=name, memory=self.limits["memory"])) \
                 from None
+        if type(reply) is dict and reply.get("too_big"):
+            raise AssertionError(TOO_BIG.format(why=str(reply.get("fault", ""))[:200]))
         if type(reply) is not dict or reply.get("ok") is not True:
             raise AssertionError(f"the grader could not run {name} in your kernel"
                                  f" ({str(reply.get('fault', 'no answer'))[:200]})")
@@ -454,6 +639,8 @@ class Judge:
     def _value(self, encoded: Any) -> Any:
         try:
             return wire.decode(encoded, self._inbound)
+        except wire.TooBig as e:
+            raise AssertionError(TOO_BIG.format(why=e)) from None
         except wire.WireError as e:
             raise AssertionError(f"your code returned something the grader cannot read: "
                                  f"{e}") from None
@@ -495,7 +682,7 @@ class Judge:
 
     def _random_to_send(self) -> Any:
         """The judge's `random` state, or None when the kernel has it already."""
-        state = random.getstate()
+        state = self.random.getstate()
         return None if state == self._synced_random else wire.encode(state)
 
     def call(self, target: dict[str, Any], name: str, args: tuple[Any, ...],
@@ -519,12 +706,11 @@ class Judge:
             for index, encoded in mutated.items():
                 _write_back(args, index, self._value(encoded))
         if reply.get("random") is not None:
-            with contextlib.suppress(Exception):
-                random.setstate(wire.decode(reply.get("random")))
-        self._synced_random = random.getstate()
+            self._adopt_random(reply.get("random"))
+        self._synced_random = self.random.getstate()
         for stream, key in ((sys.stdout, "stdout"), (sys.stderr, "stderr")):
             if type(reply.get(key)) is str and reply[key]:
-                stream.write(reply[key])
+                stream.write(reply[key][:1_000_000])
         violations = reply.get("violations")
         if type(violations) is list and violations:
             raise AssertionError(FORBIDDEN.format(name=str(violations[0])[:60]))
@@ -535,6 +721,19 @@ class Judge:
                 raise AssertionError(limit_message(stopped.name, stopped.record)) from None
             raise self.student_error(reply["error"], name)
         return self._value(reply.get("value"))
+
+    def _adopt_random(self, encoded: Any) -> None:
+        """Make the state the kernel's `random` was left in the tests' own, once it is
+        known to be a sound Mersenne Twister state (never Python's global `random`)."""
+        self._synced_random = None      # until it is adopted: the next call sends ours
+        try:
+            state = wire.decode(encoded)
+        except wire.WireError as e:
+            raise AssertionError(BAD_RANDOM.format(why=str(e)[:100])) from None
+        problem = random_state_problem(state)
+        if problem is not None:
+            raise AssertionError(BAD_RANDOM.format(why=problem))
+        self.random.setstate(state)
 
     def _load_records(self, encoded: Any) -> Recorder | None:
         """Load what the kernel's recorders saw into the judge's; the one that stopped

@@ -23,6 +23,13 @@ times faster than objects, and a path of 20,000 boards is a common answer):
 
 `decode` is strict: anything else is a `WireError`, never an object of the sender's
 choosing; an ``["x", ...]`` item reaches only the receiver's own `handle` function.
+
+`decode` is also bounded, so that what a kernel sends cannot make the grader's own work
+slow in C code that no timer can interrupt: at most `MAX_ITEMS` items in all, strings of
+at most `MAX_STR` characters, bytes of at most `MAX_BYTES`, ints of at most `MAX_INT_BITS`
+bits, and no set or dict whose keys were built to share one hash (more than
+`MAX_SAME_HASH` keys with one hash make building it quadratic: a few MB of such keys cost
+minutes). Each check is linear; anything over a bound is a `TooBig` (a `WireError`).
 """
 
 from __future__ import annotations
@@ -37,13 +44,45 @@ from typing import Any
 MAX_DEPTH = 64
 #: the largest message accepted from a kernel, in characters
 MAX_CHARS = 256 * 1024 * 1024
+#: the most items (containers and the values in them) one decoded value may hold: a DFS
+#: path of 100,000 boards of the 8-puzzle is 1.3 million
+MAX_ITEMS = 8_000_000
+#: the longest string and bytes accepted in a value
+MAX_STR = 16 * 1024 * 1024
+MAX_BYTES = 16 * 1024 * 1024
+#: the largest int accepted (ints from JSON are bounded anyway: 4,300 digits by default)
+MAX_INT_BITS = 16_384
+#: the most keys of one set or dict that may share one hash value (honest boards: 1)
+MAX_SAME_HASH = 64
 
 _PLAIN = (type(None), bool, int, float, str)
+_INT = frozenset({int})
 _EXACT = frozenset({type(None), bool, int, float, str, list, tuple, set, frozenset, dict, bytes})
 
 
 class WireError(ValueError):
     """A message that is not plain data as this module defines it."""
+
+
+class TooBig(WireError):
+    """A value over one of `decode`'s bounds (too many items, too long, built to collide)."""
+
+
+def _check_hashes(items: list[Any]) -> None:
+    """Refuse keys built to collide: more than `MAX_SAME_HASH` of them with one hash."""
+    if len(items) <= MAX_SAME_HASH:
+        return
+    counts: dict[int, int] = {}
+    for item in items:
+        try:
+            h = hash(item)
+        except TypeError:
+            return          # building the container says so
+        n = counts.get(h, 0) + 1
+        if n > MAX_SAME_HASH:
+            raise TooBig(f"more than {MAX_SAME_HASH} of its items have the same hash, which "
+                         "makes a set or dict of them very slow to build")
+        counts[h] = n
 
 
 def _exact(value: object) -> object:
@@ -124,22 +163,38 @@ def _extension(body: Any) -> dict[str, Any]:
     return body
 
 
-def _decode(x: Any, handle: Callable[[dict], Any] | None, depth: int) -> Any:
+def _count(left: list[int], n: int) -> None:
+    left[0] -= n
+    if left[0] < 0:
+        raise TooBig(f"more than {MAX_ITEMS:,} items")
+
+
+def _decode(x: Any, handle: Callable[[dict], Any] | None, depth: int, left: list[int]) -> Any:
     if depth > MAX_DEPTH:
         raise WireError("the value is nested too deeply")
     kind = type(x)
     if kind in _PLAIN:
+        if kind is str:
+            if len(x) > MAX_STR:
+                raise TooBig(f"a string of {len(x):,} characters (at most {MAX_STR:,})")
+        elif kind is int and x.bit_length() > MAX_INT_BITS:
+            raise TooBig(f"an int of {x.bit_length():,} bits (at most {MAX_INT_BITS:,})")
         return x
     if kind is not list or not x or type(x[0]) is not str:
         raise WireError(f"unexpected {kind.__name__} on the wire")
     tag = x[0]
     if tag == "t" or tag == "l":
-        if all(type(v) is int for v in x[1:]):             # a row of a board
+        if set(map(type, x[1:])) <= _INT:       # a row of a board (its ints: linear)
             return tuple(x[1:]) if tag == "t" else x[1:]
-        items = [_decode(v, handle, depth + 1) for v in x[1:]]
+        left[0] -= len(x)
+        if left[0] < 0:
+            raise TooBig(f"more than {MAX_ITEMS:,} items")
+        items = [_decode(v, handle, depth + 1, left) for v in x[1:]]
         return tuple(items) if tag == "t" else items
+    _count(left, len(x))
     if tag == "s" or tag == "f":
-        items = [_decode(v, handle, depth + 1) for v in x[1:]]
+        items = [_decode(v, handle, depth + 1, left) for v in x[1:]]
+        _check_hashes(items)
         try:
             return set(items) if tag == "s" else frozenset(items)
         except TypeError:
@@ -147,16 +202,20 @@ def _decode(x: Any, handle: Callable[[dict], Any] | None, depth: int) -> Any:
     if tag == "d":
         if len(x) % 2 != 1:
             raise WireError("a dict needs pairs")
+        keys = [_decode(x[i], handle, depth + 1, left) for i in range(1, len(x), 2)]
+        _check_hashes(keys)
         out: dict[Any, Any] = {}
-        for i in range(1, len(x), 2):
+        for key, i in zip(keys, range(2, len(x), 2)):
             try:
-                out[_decode(x[i], handle, depth + 1)] = _decode(x[i + 1], handle, depth + 1)
+                out[key] = _decode(x[i], handle, depth + 1, left)
             except TypeError:
                 raise WireError("an unhashable key in a dict") from None
         return out
     if tag == "n" and len(x) == 2 and x[1] in ("inf", "-inf", "nan"):
         return float(x[1])
     if tag == "b" and len(x) == 2 and type(x[1]) is str:
+        if len(x[1]) > MAX_BYTES * 4 // 3 + 4:
+            raise TooBig(f"bytes longer than {MAX_BYTES:,}")
         try:
             return base64.b64decode(x[1], validate=True)
         except ValueError:
@@ -171,7 +230,7 @@ def _decode(x: Any, handle: Callable[[dict], Any] | None, depth: int) -> Any:
 def decode(x: Any, handle: Callable[[dict], Any] | None = None) -> Any:
     """Plain data re-built from JSON-ready `x`; `handle(tagged)` builds the rest."""
     try:
-        return _decode(x, handle, 0)
+        return _decode(x, handle, 0, [MAX_ITEMS])
     except RecursionError:
         raise WireError("the value is nested too deeply") from None
 

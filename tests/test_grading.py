@@ -158,3 +158,34 @@ def test_forbid_reference_leaves_no_stand_in_behind_in_modules_imported_meanwhil
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=120)
     assert out.stdout.strip() == "ok", out.stderr
+
+
+def test_a_failure_shows_at_most_a_dozen_boards_of_a_kind():
+    boards = {pk.random_state(3, seed=i) for i in range(200)}
+    want = pk.nextStates(start)
+    with pytest.raises(AssertionError) as e:
+        assert_equal(boards, want, "nextStates(start)")
+    text = str(e.value)
+    assert f"not expected ({len(boards - want)} of the {len(boards)} states returned): " \
+           "the first 12" in text
+    shown = text.split("not expected")[1]
+    assert len(shown.splitlines()) <= 1 + 3          # one row of 12 boards, 3 lines high
+
+
+def test_a_huge_value_is_cut_before_it_is_formatted():
+    """A million items cost no more to report than a few: the first items only."""
+    huge = [list(range(10))] * 1_000_000
+    with pytest.raises(AssertionError) as e:
+        assert_equal(huge, [], "the path")
+    text = str(e.value)
+    assert len(text) < 1000 and "…" in text
+    lines = text.splitlines()
+    assert max(len(line) for line in lines) <= 90
+    # a set of more boards than can be compared one by one is reported as a value
+    many: set = set()
+    seed = 0
+    while len(many) <= 10_000:
+        many.add(pk.random_state(3, seed=seed))
+        seed += 1
+    with pytest.raises(AssertionError, match="expected: "):
+        assert_equal(many, pk.nextStates(start), "nextStates(start)")

@@ -308,3 +308,196 @@ def test_time_scale_multiplies_the_seconds_a_test_gives(tmp_path, scale):
 def test_a_time_scale_that_is_not_positive_is_refused(tmp_path, scale):
     with pytest.raises(PuzzleError, match="time_scale"):
         Judge(InProcess(tmp_path, {}), time_scale=scale)
+
+
+# ---------------------------------------------------------------------------
+# The second ring: nothing the kernel returns sets the grader's state or costs it more
+# than a budget
+
+class Lying:
+    """A Channel whose 'kernel' answers every call with `value` (already on the wire), as a
+    student's code that patched the agent could: the judge decodes it."""
+
+    def __init__(self, value: Any, **extra: Any) -> None:
+        self.value, self.extra = value, extra
+
+    def request(self, req: dict[str, Any], timeout: float) -> dict[str, Any]:
+        if req["kind"] == "names":
+            return {"ok": True, "names": {n: {"kind": "callable"} for n in req["names"]}}
+        return {"ok": True, "value": self.value, **self.extra}
+
+
+def failure(judge: Judge, test: str) -> str | None:
+    outputs = judge.run_test(test, 1)
+    errors = [o for o in outputs if o["output_type"] == "error"]
+    return errors[-1]["evalue"] if errors else None
+
+
+COLLIDING = ["s"] + [k * (2 ** 61 - 1) for k in range(1, 20_001)]
+
+
+def test_keys_built_to_collide_are_refused_before_a_set_is_built():
+    assert len({hash(k) for k in COLLIDING[1:]}) == 1
+    with pytest.raises(wire.TooBig, match="same hash"):
+        wire.decode(COLLIDING)
+    with pytest.raises(wire.TooBig, match="same hash"):
+        wire.decode(["d"] + [x for k in COLLIDING[1:] for x in (k, 0)])
+    # honest sets of boards and dicts keyed by boards pass
+    boards = {puzzlekit.random_state(3, seed=i) for i in range(2000)}
+    assert wire.decode(wire.encode(boards)) == boards
+    table = {b: i for i, b in enumerate(boards)}
+    assert wire.decode(wire.encode(table)) == table
+
+
+def test_a_reply_built_to_collide_fails_its_test_with_a_clear_message():
+    judge = Judge(Lying(COLLIDING), judge_timeout=5)
+    message = failure(judge, "assert nextStates(((0, 1), (2, 3))) == set()")
+    assert message.startswith("your code returned a value too large or odd for the grader")
+    assert "same hash" in message
+
+
+@pytest.mark.parametrize("value, words", [
+    (["l"] + ["x" * 10] * 50, "more than 40 items"),
+    ("x" * 101, "a string of 101 characters"),
+    (["b", "eHh4" * 40], "bytes longer than 100"),
+    (2 ** 200, "an int of 201 bits"),
+])
+def test_the_wire_bounds_items_strings_bytes_and_ints(monkeypatch, value, words):
+    monkeypatch.setattr(wire, "MAX_ITEMS", 40)
+    monkeypatch.setattr(wire, "MAX_STR", 100)
+    monkeypatch.setattr(wire, "MAX_BYTES", 100)
+    monkeypatch.setattr(wire, "MAX_INT_BITS", 200)
+    with pytest.raises(wire.TooBig, match=words):
+        wire.decode(value)
+
+
+def test_a_dfs_path_of_tens_of_thousands_of_boards_still_crosses():
+    _, moves = puzzlekit.random_walk(puzzlekit.goal_state(3), 60_000, seed=1)
+    path = puzzlekit.moves_to_path(puzzlekit.goal_state(3), moves)
+    assert wire.loads(wire.dumps(path)) == path
+
+
+def test_a_reply_over_the_executors_cap_is_named(tmp_path):
+    judge = Judge(Lying(None, too_big=True, ok=False,
+                        fault="40 MB of data; the grader takes at most 32 MB from one call"))
+    message = failure(judge, "f()")
+    assert message.startswith("your code returned a value too large or odd for the grader")
+    assert "40 MB" in message
+
+
+def test_the_tests_have_a_random_of_their_own(tmp_path):
+    judge, _ = student(tmp_path, "import random\ndef roll():\n    return random.random()\n")
+    before = random.getstate()
+    assert outcome(judge, "import random\nrandom.seed(5)\nx = random.random()\n"
+                          "random.shuffle([1, 2, 3])\nfrom random import randint\n"
+                          "randint(0, 3)\n") is None
+    assert random.getstate() == before          # Python's global generator: untouched
+    assert judge.ns["random"] is judge.random and judge.random is not random
+    assert judge.random.Random is random.Random  # the same classes (isinstance works)
+    # shuffle_pos from puzzlekit, called by a test, draws from the test's random
+    assert outcome(judge, "import random, puzzlekit\nrandom.seed(1)\n"
+                          "a = puzzlekit.shuffle_pos(20)\nrandom.seed(1)\n"
+                          "assert a == puzzlekit.shuffle_pos(20)\n") is None
+    assert random.getstate() == before
+
+
+ALL_ZERO = (3, (0,) * 624 + (624,), None)
+
+
+@pytest.mark.parametrize("state, why", [
+    (ALL_ZERO, "the all-zero state"),
+    ((3, (1,) * 624 + (625,), None), "an index above 624"),
+    ((3, (2 ** 32,) * 624 + (624,), None), "numbers outside"),
+    ((2, (1,) * 625, None), "not version 3"),
+    ((3, (1,) * 10, None), "not 625 numbers"),
+    ([1, 2], "not a tuple of three"),
+])
+def test_a_random_state_from_the_kernel_is_checked_before_it_is_used(tmp_path, state, why):
+    judge = Judge(Lying(None, random=wire.encode(state)), judge_timeout=5)
+    before = random.getstate()
+    message = failure(judge, "import random\nrandom.seed(1)\nf()\n")
+    assert message.startswith("your code left Python's `random` in a state the grader "
+                              "cannot use") and why in message
+    assert random.getstate() == before
+
+
+def test_a_crafted_state_cannot_make_the_shuffle_diagnosis_loop(tmp_path):
+    # the student's shuffle_pos leaves the all-zero state, whose generator draws 0 for
+    # ever: a replay with it (diagnose_shuffle) would never end; it is refused instead
+    code = ("import random\ndef shuffle_pos(n):\n    random.setstate(" + repr(ALL_ZERO)
+            + ")\n    return [1]\n")
+    judge, space = student(tmp_path, code)
+    test = ("import random\nfrom puzzlekit.diagnose import diagnose_shuffle\n"
+            "random.seed(1)\nbefore = random.getstate()\np = shuffle_pos(3)\n"
+            "diagnose_shuffle(3, p, before, random.getstate())\n")
+    state = random.getstate()
+    try:
+        assert "all-zero state" in failure(judge, test)
+    finally:
+        random.setstate(state)      # the in-process 'kernel' shares this process
+    from puzzlekit.diagnose import diagnose_shuffle, random_state_problem
+    assert diagnose_shuffle(3, [1], ALL_ZERO, None) is None      # refused, at once
+    assert random_state_problem(random.Random(7).getstate()) is None
+
+
+@given(st.integers(min_value=0))
+def test_every_state_of_a_seeded_generator_is_sound(seed):
+    from puzzlekit.diagnose import random_state_problem
+    rng = random.Random(seed)
+    rng.random()
+    assert random_state_problem(rng.getstate()) is None
+
+
+def test_the_judges_own_work_has_a_time_limit(tmp_path):
+    judge, _ = student(tmp_path, HONEST)
+    judge.judge_timeout = 0.3
+    message = failure(judge, "x = 0\nwhile True:\n    x += 1\n")
+    assert message.startswith("the grader's checks of what your code returned took longer "
+                              "than 0.3 s")
+    # and the judge goes on with the next cell
+    assert outcome(judge) is None
+
+
+def test_waiting_for_the_kernel_does_not_count_against_the_judge(tmp_path):
+    judge, _ = student(tmp_path, "import time\ndef slow():\n    time.sleep(0.4)\n"
+                                 "    return 1\n")
+    judge.judge_timeout = 0.25
+    assert failure(judge, "assert slow() + slow() == 2\n") is None
+
+
+def test_the_time_limit_holds_in_any_thread(tmp_path):
+    """The formgrader grades in the Jupyter server's thread, not the main one."""
+    import threading
+    judge, _ = student(tmp_path, HONEST)
+    judge.judge_timeout = 0.3
+    box: list[Any] = []
+    worker = threading.Thread(target=lambda: box.append(failure(judge, "while True:\n"
+                                                                       "    pass\n")))
+    worker.start()
+    worker.join(20)
+    assert not worker.is_alive() and "took longer than 0.3 s" in box[0]
+
+
+def test_a_notebook_whose_time_is_up_stops_its_tests(tmp_path):
+    import time
+    judge, _ = student(tmp_path, HONEST)
+    judge.notebook_deadline, judge.notebook_seconds = time.monotonic() - 1, 90
+    assert "used up the time the grader gives one notebook (90 s)" in outcome(judge)
+
+
+def test_a_search_that_rewrites_its_cost_table_prices_nothing(tmp_path):
+    """The test's own table prices the path: ucs gets a copy (dict(COSTS)); the copy
+    shows what the call did to it, as in plain nbgrader."""
+    code = ("def ucs(start, goal, cost):\n    cost.update(U=1, D=1, L=1, R=1)\n"
+            "    return [start], 0\n")
+    judge, _ = student(tmp_path, code)
+    judge.run_given('COSTS = {"U": 1, "D": 2, "L": 3, "R": 4}', 1)
+    test = ("given = dict(COSTS)\npath, total = ucs(1, 2, given)\n"
+            "assert given == {'U': 1, 'D': 1, 'L': 1, 'R': 1}\n"
+            "assert COSTS == {'U': 1, 'D': 2, 'L': 3, 'R': 4}, COSTS\n")
+    assert failure(judge, test) is None
+
+
+def test_judge_timeout_must_be_positive(tmp_path):
+    with pytest.raises(PuzzleError, match="judge_timeout"):
+        Judge(InProcess(tmp_path, {}), judge_timeout=0)

@@ -6,6 +6,13 @@ Two families, from the issues "the grader is a wall" and "grades that cannot be 
   gradebook, overwrite a classmate's submission, read the instructor's source and run its
   solutions, print the hidden tests, plant files that later kernels would run, or attack
   the grading run itself (memory, interrupts, a dying kernel);
+* **the second ring** (`ring_attacks`) goes after what crosses the kernel's edge: a crafted
+  state of `random` that made the grader's own diagnosis loop for ever, replies built to
+  make the grader's work quadratic (keys with one hash) or huge (all 181,440 boards, 40
+  MB), many added cells, every cell sleeping just under the cell timeout, repeated kernel
+  deaths with slow replays, a 100 MB display, and a uniform-cost search that rewrites the
+  cost table it is given; each must earn no more than its twin and be graded in bounded
+  time (those in `BUDGET_ATTACKS` under a notebook budget of `TIGHT_NOTEBOOK_TIMEOUT`);
 * **tricks** (`grading_tricks`) stay inside the kernel and try to turn failing tests into
   passing ones: rebinding the test helpers, patching puzzlekit's grading module or
   ``sys.modules``, IPython's exception hooks and input transformers, objects whose
@@ -331,6 +338,120 @@ def run_attacks(assignment: str, release_nb: Any, source_nb: Any) -> dict[str, A
     return out
 
 
+# ---------------------------------------------------------------------------
+# The second ring: what crosses the kernel's edge
+
+#: graded under a notebook budget of their own (course_harness grades them in a group with
+#: WalledExecute.notebook_timeout = TIGHT_NOTEBOOK_TIMEOUT, times the suite's time_scale),
+#: so that the suite does not wait the default budget (300 s × time_scale) for each
+BUDGET_ATTACKS = ("ring_many_cells", "ring_sleepy_cells", "ring_deaths_and_replays")
+TIGHT_NOTEBOOK_TIMEOUT = 20
+
+#: the agent, made to lie: the value of a call that returned `_MARK` goes to the grader as
+#: `_VALUE` (JSON-ready), without the kernel building the object (a set of 80,000 ints
+#: with one hash would take the kernel as long to build as the grader)
+_LYING_AGENT = """
+import puzzlekit.agent as _agent
+_MARK = object()
+_plain_out = _agent._out
+_agent._out = lambda value: _VALUE if value is _MARK else _plain_out(value)
+"""
+_COLLIDING = "_VALUE = ['s'] + [_k * (2 ** 61 - 1) for _k in range(1, 80_001)]\n"
+_ALL_BOARDS = """
+_ALL = {((8, 0, 6), (5, 4, 7), (2, 3, 1))}
+_layer = list(_ALL)
+while _layer:
+    _next = []
+    for _B in _layer:
+        for _T in _pk_next(_B):
+            if _T not in _ALL:
+                _ALL.add(_T)
+                _next.append(_T)
+    _layer = _next
+"""
+_NEXT_STATES_AS = """
+import puzzlekit as _pk
+_pk_next = _pk.nextStates
+{setup}
+def nextStates(S):
+    return {value}
+"""
+
+
+def _sleep(seconds: float) -> str:
+    return f"import time\ntime.sleep({seconds})\n"
+
+
+def ring_attacks(assignment: str, release_nb: Any, source_nb: Any,
+                 cell_timeout: float) -> dict[str, Any]:
+    """name -> (notebook, expectation): attacks on what crosses the kernel's edge."""
+    out: dict[str, Any] = {}
+    answers = [grade_id(c) for c in source_nb.cells if is_solution(c) and c.cell_type == "code"]
+
+    def on_reference(replacements: dict[str, str]) -> Any:
+        return submission(release_nb, source_nb, replacements)
+
+    if assignment == "01-states-and-moves":
+        # a reply built to make the grader's set quadratic: 80,000 ints with one hash
+        # (2 MB; 40 s per call in the grader before, uninterruptible C code)
+        out["ring_collision_reply"] = (on_reference({"nextStates_solution": (
+            _LYING_AGENT + _COLLIDING + "def nextStates(S):\n    return _MARK\n")}),
+            ("exactly", ["nextStates_tests"]))
+        # a plain reply of all 181,440 boards (8 MB) for every nextStates: the grader's
+        # failure message once drew every board, twice, in text and HTML
+        out["ring_all_boards_reply"] = (on_reference({"nextStates_solution": (
+            _NEXT_STATES_AS.format(setup=_ALL_BOARDS, value="_ALL"))}),
+            ("exactly", ["nextStates_tests"]))
+        # a reply over the grader's cap (40 MB of text)
+        out["ring_huge_reply"] = (on_reference({"nextStates_solution": (
+            "def nextStates(S):\n    return 'x' * 40_000_000\n")}),
+            ("exactly", ["nextStates_tests"]))
+        # a display of 100 MB in a cell whose own tests pass
+        out["ring_huge_display"] = (on_reference({"goal_solution": (
+            "from IPython.display import HTML, display\n"
+            "display(HTML('<p>' + 'x' * 100_000_000 + '</p>'))\n"
+            + _solution(source_nb, "goal_solution"))}), ("exactly", []))
+        # 2,000 cells added after the first answer, each a short sleep (and a kernel
+        # round trip): 100 s and more, with no limit before
+        nb = on_reference({})
+        first = next(i for i, c in enumerate(nb.cells) if grade_id(c) == answers[0])
+        nb.cells[first + 1:first + 1] = [nbformat.v4.new_code_cell(_sleep(0.05))
+                                         for _ in range(2000)]
+        out["ring_many_cells"] = (nb, ("at_most", "reference"))
+        # every answer sleeps just under the cell timeout
+        out["ring_sleepy_cells"] = (on_reference({
+            gid: _sleep(cell_timeout - 1.5) + _solution(source_nb, gid) for gid in answers}),
+            ("at_most", "reference"))
+        # three slow answers that every restart replays, then a kernel death in each
+        # later answer: six restarts, each replaying the slow ones
+        slow = {gid: _sleep(cell_timeout / 3) + _solution(source_nb, gid)
+                for gid in answers[:3]}
+        deaths = {gid: "import os\nos._exit(1)\n" for gid in answers[3:10]}
+        out["ring_deaths_and_replays"] = (on_reference(slow | deaths),
+                                          ("at_most", "reference"))
+    if assignment == "02-uninformed-search":
+        # shuffle_pos draws from a seed of its own (so it ends whatever state the grader
+        # sends) and leaves `random` in the all-zero state, which draws 0 for ever: the
+        # grader adopted it, and its diagnosis of the next call replayed the course's
+        # shuffle from it, for ever: no later student was graded
+        out["ring_random_state"] = (on_reference({"shuffle_pos_solution": (
+            _solution(source_nb, "shuffle_pos_solution")
+            + "\n\n_shuffle_pos = shuffle_pos\n\ndef shuffle_pos(N):\n"
+              "    random.seed(N)\n    p = _shuffle_pos(N)\n"
+              "    random.setstate((3, (0,) * 624 + (624,), None))\n    return p\n")}),
+            ("exactly", ["shuffle_pos_tests"]))
+        # a uniform-cost search that rewrites the cost table it is given to all 1s: its
+        # shortest path then "is" the cheapest and its length the price (full points
+        # before); its twin adds 1 per move (2 of the 4 points of ucs)
+        doc = '"""Uniform-cost search: (the cheapest path, its cost) from start to goal."""'
+        ucs = _solution(source_nb, "ucs_solution")
+        assert ucs.count(doc) == 1, "the ucs attack needs the reference's docstring"
+        rewrite = ucs.replace(doc, doc + '\n    cost.update({"U": 1, "D": 1, "L": 1, "R": 1})')
+        out["ring_ucs_rewrites_costs"] = (on_reference({"ucs_solution": rewrite}),
+                                          ("at_most", "ucs_counts_moves"))
+    return out
+
+
 def reference_after(release_nb: Any, source_nb: Any) -> dict[str, Any]:
     """The reference answers again, graded after every attack (sorted last)."""
     return {"zz_reference_after": (submission(release_nb, source_nb, {}), ("exactly", []))}
@@ -353,5 +474,6 @@ def make_world_readable(root: Path) -> None:
         path.chmod(0o755 if path.is_dir() else 0o644)
 
 
-__all__ = ["grading_tricks", "wall_attacks", "run_attacks", "reference_after", "none_answers",
+__all__ = ["grading_tricks", "wall_attacks", "run_attacks", "ring_attacks", "BUDGET_ATTACKS",
+           "TIGHT_NOTEBOOK_TIMEOUT", "reference_after", "none_answers",
            "planted_paths", "source_hashes", "make_world_readable", "nbformat"]

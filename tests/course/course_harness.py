@@ -11,6 +11,7 @@ even when tests fail), so scores come from the gradebook.
 from __future__ import annotations
 
 import ast
+import copy
 import functools
 import importlib.util
 import logging
@@ -49,6 +50,8 @@ BREAKOUTS_ON = "01-states-and-moves"
 GRADE_WORKERS = 1 if int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")) > 1 else 2
 #: Graded after every other submission of its assignment: the reference after the attacks.
 GRADED_LAST = ("zz_reference_after",)
+#: Assignments on which the second ring's attacks are tried (attacks.ring_attacks).
+RING_ON = ("01-states-and-moves", "02-uninformed-search")
 
 BEGIN_SOLUTION, END_SOLUTION = "### BEGIN SOLUTION", "### END SOLUTION"
 BEGIN_HIDDEN, END_HIDDEN = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
@@ -321,6 +324,19 @@ def venv_on_path() -> None:
         os.environ["PATH"] = bin_dir + os.pathsep + os.environ.get("PATH", "")
 
 
+def only_some(students: dict[str, Any]) -> dict[str, Any]:
+    """`students`, or those whose names match ``PUZZLEKIT_STUDENTS`` (comma-separated
+    shell patterns, e.g. ``ring_*,reference,ucs_counts_moves``): handy while writing an
+    attack (run only the tests that read those students)."""
+    import fnmatch
+    patterns = [p.strip() for p in os.environ.get("PUZZLEKIT_STUDENTS", "").split(",")
+                if p.strip()]
+    if not patterns:
+        return students
+    return {s: nb for s, nb in students.items()
+            if any(fnmatch.fnmatch(s, p) for p in patterns)}
+
+
 def build_course(root: Path) -> Course:
     from nbgrader.apps import NbGraderAPI
     from nbgrader.coursedir import CourseDirectory
@@ -368,6 +384,8 @@ def build_course(root: Path) -> Course:
         corpus: dict[str, Any] = {}
         if name in TRICKS_ON:
             corpus |= attacks.grading_tricks(name, release_nb, source_nb)
+        if name in RING_ON:
+            corpus |= attacks.ring_attacks(name, release_nb, source_nb, CELL_TIMEOUT)
         if name == BREAKOUTS_ON:
             corpus |= attacks.wall_attacks(name, release_nb, source_nb, root, nbname)
             corpus |= attacks.run_attacks(name, release_nb, source_nb)
@@ -375,6 +393,10 @@ def build_course(root: Path) -> Course:
         for student, (nb, expectation) in corpus.items():
             students[student] = nb
             a.attacks[student] = expectation
+        students = only_some(students)
+        a.attacks = {s: e for s, e in a.attacks.items() if s in students}
+        a.expected = {s: e for s, e in a.expected.items() if s in students}
+        a.hostile = {s: e for s, e in a.hostile.items() if s in students}
         for student, nb in students.items():
             folder = root / "submitted" / student / name
             folder.mkdir(parents=True, exist_ok=True)
@@ -430,16 +452,23 @@ def autograde_all(api: Any, config: Any, root: Path, result: dict[str, Assignmen
     log.setLevel(logging.INFO)
     log.propagate = False
     log.addHandler(collected)
+    import attacks
+    tight = copy.deepcopy(config)
+    tight.WalledExecute.notebook_timeout = attacks.TIGHT_NOTEBOOK_TIMEOUT
+    budgeted = set(attacks.BUDGET_ATTACKS)
     pool = make_pool(GRADE_WORKERS, log=log)
     try:
         for name, a in result.items():
             everyone = sorted(p.parent.name for p in (root / "submitted").glob(f"*/{name}"))
-            for group in ([s for s in everyone if s not in GRADED_LAST],
-                          [s for s in everyone if s in GRADED_LAST]):
+            for group, group_config in (
+                    ([s for s in everyone if s not in GRADED_LAST and s not in budgeted],
+                     config),
+                    ([s for s in everyone if s in budgeted], tight),
+                    ([s for s in everyone if s in GRADED_LAST], config)):
                 if not group:
                     continue
                 report = grade_class(name, root, students=group, progress=None,
-                                     config=config, pool=pool, log=log)
+                                     config=group_config, pool=pool, log=log)
                 for student in group:
                     times = report.times.get(student)
                     text = "\n".join(collected.lines.get(student, []))
@@ -460,6 +489,10 @@ def write_timings(timings: dict[str, float], result: dict[str, Assignment]) -> N
         times = {s: g.seconds for s, g in a.graded.items()}
         lines.append(f"autograde {name}: reference {times['reference']:.1f} s, mean "
                      f"{sum(times.values()) / len(times):.1f} s over {len(times)} submissions")
+        for student, g in sorted(a.graded.items()):
+            if student.startswith("ring_"):
+                lines.append(f"  {name} {student}: {g.score:g}/{g.max_score:g} in "
+                             f"{g.seconds:.1f} s")
     out = REPO / "test-artifacts"
     out.mkdir(exist_ok=True)
     (out / "course-timings.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -115,3 +115,65 @@ def test_the_integrity_report_names_every_trick_and_no_honest_answer(course):
         honest = {"reference", "untouched", "none_answers", "zz_reference_after",
                   *(s for s in (module.STUDENTS if module else ()) if "puzzlekit" not in s)}
         assert not honest & named, f"honest answers named in {name}: {sorted(honest & named)}"
+
+
+# ---------------------------------------------------------------------------
+# The second ring: what crosses the kernel's edge
+
+def _ring(course):
+    return [(a, s) for a in course.assignments.values() for s in a.graded
+            if s.startswith("ring_")]
+
+
+def test_the_second_ring_is_graded_in_bounded_time(course):
+    """Each ring attack ends: the ones that stalled a class before (a crafted random
+    state, a reply built to collide) in seconds, the ones that spend time (sleeps, added
+    cells, deaths and replays) when their notebook's time is up. Generous bounds: a
+    notebook that ran away would take many minutes, or never end."""
+    from attacks import BUDGET_ATTACKS, TIGHT_NOTEBOOK_TIMEOUT
+    from course_harness import CELL_TIMEOUT, TIME_SCALE
+    ring = _ring(course)
+    if not ring:
+        pytest.skip("no ring attacks in this run")
+    budget = TIGHT_NOTEBOOK_TIMEOUT * TIME_SCALE
+    slow = []
+    for a, student in ring:
+        seconds = a.graded[student].seconds
+        bound = budget + 2 * CELL_TIMEOUT + 60 if student in BUDGET_ATTACKS else 240
+        if seconds > bound:
+            slow.append(f"{a.name} {student}: {seconds:.0f} s > {bound:.0f} s")
+    assert not slow, slow
+
+
+@pytest.mark.parametrize("student, words", [
+    ("ring_many_cells", "used up the time the grader gives one notebook"),
+    ("ring_sleepy_cells", "used up the time the grader gives one notebook"),
+    ("ring_deaths_and_replays", "used up the time the grader gives one notebook"),
+    ("ring_collision_reply", "too large or odd for the grader"),
+    ("ring_huge_reply", "too large or odd for the grader"),
+    ("ring_huge_display", "[output cut: this cell displayed more than"),
+    ("ring_random_state", "in a state the grader cannot use"),
+])
+def test_a_ring_attack_is_explained_in_its_feedback(course, student, words):
+    found = [a for a, s in _ring(course) if s == student]
+    if not found:
+        pytest.skip(f"{student} not in this run")
+    text = " ".join(page_text(course.feedback_html(found[0].name, student)).split())
+    assert words in text
+
+
+def test_a_huge_display_leaves_a_small_graded_notebook(course):
+    found = [a for a, s in _ring(course) if s == "ring_huge_display"]
+    if not found:
+        pytest.skip("ring_huge_display not in this run")
+    a = found[0]
+    path = course.root / "autograded" / "ring_huge_display" / a.name / a.notebook
+    assert path.stat().st_size < 20 * 1024 ** 2
+
+
+def test_a_search_that_rewrites_its_cost_table_earns_what_its_twin_earns(course):
+    a = course.assignments.get("02-uninformed-search")
+    if a is None or "ring_ucs_rewrites_costs" not in a.graded:
+        pytest.skip("not in this run")
+    assert a.graded["ring_ucs_rewrites_costs"].cells["ucs_tests"] <= \
+        a.graded["ucs_counts_moves"].cells["ucs_tests"] < 4

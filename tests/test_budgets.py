@@ -1,0 +1,109 @@
+"""What one notebook may cost the grader (WalledExecute on small notebooks, real kernels).
+
+Its time in all (`notebook_timeout`: cells, sleeps, replays after a kernel died, the
+judge's checks), its output (`max_cell_output`, `max_notebook_output`, every kind counted
+as it arrives), the size of one reply from the kernel (`max_reply_bytes`). The attack
+corpus in tests/course sends the same attacks through the whole nbgrader pipeline.
+"""
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("nbgrader")
+
+from nbformat.v4 import new_code_cell, new_notebook  # noqa: E402
+
+from puzzlekit.autograde import WalledExecute  # noqa: E402
+
+pytestmark = pytest.mark.nbgrader
+
+
+def notebook(*sources, tests=(), given=()):
+    cells = [new_code_cell(s) for s in sources]
+    for index in tests:
+        cells[index].metadata["nbgrader"] = {"grade": True, "solution": False,
+                                             "locked": True, "points": 1,
+                                             "grade_id": f"t{index}", "schema_version": 3}
+    for index in given:
+        cells[index].metadata["nbgrader"] = {"grade": False, "solution": False,
+                                             "locked": True, "grade_id": f"g{index}",
+                                             "schema_version": 3}
+    nb = new_notebook(cells=cells)
+    nb.metadata["kernelspec"] = {"name": "python3", "language": "python",
+                                 "display_name": "Python 3"}
+    return nb
+
+
+@pytest.fixture
+def run(monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(Path(sys.executable).parent) + os.pathsep
+                       + os.environ["PATH"])
+
+    def run(nb, **options):
+        options.setdefault("timeout", 20)
+        nb, _ = WalledExecute(**options).preprocess(nb, {"metadata": {"path": str(tmp_path)}})
+        return [c.outputs for c in nb.cells]
+    return run
+
+
+def errors(outputs):
+    return [(o.ename, o.evalue) for o in outputs if o.output_type == "error"]
+
+
+def text(outputs):
+    return "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
+
+
+def test_sleeping_cells_stop_at_the_notebook_time_and_the_rest_is_not_run(run):
+    cells = run(notebook("x = 1", *["import time\ntime.sleep(1.5)"] * 8, "print(x)",
+                         "assert x == 1", tests=(10,)), notebook_timeout=4)
+    names = [[e[0] for e in errors(c)] for c in cells]
+    assert names[0] == [] and names[1] == []
+    stopped = next(i for i, n in enumerate(names) if "NotebookTimeout" in n)
+    assert 2 <= stopped <= 5
+    for later in cells[stopped + 1:]:
+        assert errors(later)[0][0] == "NotebookTimeout"
+        assert "used up the time the grader gives one notebook (4 s)" in errors(later)[0][1]
+
+
+def test_replays_after_kernel_deaths_count_towards_the_notebook_time(run):
+    slow = "import time\ntime.sleep(1)\ny = 2"
+    cells = run(notebook(slow, slow, *["import os\nos._exit(1)"] * 6, "print(y)"),
+                notebook_timeout=6, max_restarts=10)
+    assert errors(cells[-1])[0][0] in ("NotebookTimeout", "KernelDied")
+    assert any(e[0] == "NotebookTimeout" for c in cells for e in errors(c))
+
+
+def test_outputs_are_cut_as_they_arrive_every_kind(run):
+    cells = run(notebook(
+        "print('x' * 3000)",
+        "from IPython.display import HTML, display\ndisplay(HTML('<b>' + 'y' * 5000))",
+        "from IPython.display import display\nh = display('a', display_id=True)\n"
+        "for i in range(50):\n    h.update('z' * 1000)",
+        "'w' * 5000",
+        "raise ValueError('v' * 5000)",
+        "print('small')",
+    ), max_cell_output=4000, max_notebook_output=20_000)
+    assert text(cells[0]).startswith("x" * 3000)
+    for outputs in cells[1:5]:
+        assert "[output cut: this cell displayed more than 3.91 KB" in text(outputs), outputs
+        assert len(str(outputs)) < 4000
+    assert "small" in text(cells[5])
+
+
+def test_the_notebook_output_is_capped_in_all(run):
+    cells = run(notebook(*["print('x' * 3000)"] * 10), max_cell_output=10_000,
+                max_notebook_output=10_000)
+    assert [text(c).startswith("x") for c in cells[:3]] == [True] * 3
+    assert all("the most one notebook may show" in text(c) for c in cells[3:])
+
+
+def test_a_reply_too_big_fails_its_test_with_a_clear_message(run):
+    cells = run(notebook("def big():\n    return 'x' * 3_000_000", "big()\nassert True",
+                         "assert big() is not None", tests=(2,)),
+                max_reply_bytes=1_000_000)
+    (name, value), = errors(cells[2])
+    assert "too large or odd for the grader" in value and "2.86 MB" in value
