@@ -79,6 +79,13 @@ c.WalledExecute.memory_limit = "2G"      # per kernel; MemoryError beyond it
 c.WalledExecute.process_limit = 64       # extra processes and threads per kernel
 c.WalledExecute.file_size_limit = "64M"  # largest file a kernel may write
 c.WalledExecute.network = False
+c.WalledExecute.scratch_limit = "256M"   # the kernel's writable folder (a tmpfs), in all
+# What one notebook may cost the grader (docs/instructors.md, "The wall", point 4): its
+# wall-clock time in all, the grader's own checks per test cell, the output it may show.
+c.WalledExecute.notebook_timeout = 300   # seconds (times time_scale); then "not run"
+c.WalledExecute.judge_timeout = 30       # seconds of the grader's checks per test cell
+c.WalledExecute.max_cell_output = 16 * 2**20
+c.WalledExecute.max_notebook_output = 64 * 2**20
 # The tests give a student's search a few seconds (run_with_timeout). On a grading
 # machine busier or slower than a 2-core laptop, raise this factor (say to 2), so that a
 # right but slowish answer does not run out of time; the messages keep the exercise's
