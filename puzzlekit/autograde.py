@@ -45,6 +45,7 @@ from traitlets import Bool, Float, Integer, Unicode
 from .agent import REPLY, REQUEST
 from .judge import Judge, KernelFault, explain_limit
 from .messages import error_line, error_output
+from .plainfiles import copy_plain_tree, ignore_names
 
 KERNEL_DIED = ("the Python kernel stopped while running this cell.\nDid the code call "
                "os._exit() or sys.exit(), or use more memory than a graded notebook may "
@@ -120,8 +121,8 @@ class WalledExecute(Execute):
         self._scratch = Path(tempfile.mkdtemp(prefix="pkgrade-"))
         os.chmod(self._scratch, 0o700)
         self._work = self._scratch / "work"
-        shutil.copytree(source_dir, self._work, symlinks=False,
-                        ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+        copy_plain_tree(source_dir, self._work,
+                        skip=ignore_names(".ipynb_checkpoints", "__pycache__"))
         self._replay: list[str] = []
         self._restarts = 0
         self._kernels = 0
