@@ -122,7 +122,9 @@ class WalledExecute(Execute):
         os.chmod(self._scratch, 0o700)
         self._work = self._scratch / "work"
         copy_plain_tree(source_dir, self._work,
-                        skip=ignore_names(".ipynb_checkpoints", "__pycache__"))
+                        skip=ignore_names(".ipynb_checkpoints", "__pycache__"),
+                        on_drop=lambda d: self.log.warning("left out of the copy the kernel "
+                                                           "sees: %s", d))
         self._replay: list[str] = []
         self._restarts = 0
         self._kernels = 0

@@ -49,7 +49,7 @@ from typing import Any
 
 from .classgrade_pool import DaskPool, LocalPool, default_job_timeout, default_workers
 from .classgrade_remote import config_sections, pack_job
-from .plainfiles import report_line
+from .plainfiles import guard_autograde_copies, report_line
 from .context import nbgrader_execution_as
 from .errors import PuzzleError
 from .grade_progress import grade_progress
@@ -405,6 +405,7 @@ def grade_class(assignment: str, course_root: str | os.PathLike[str] = ".", *,
         return report
 
     step, execute = _execute_step(config)
+    guard_autograde_copies()        # the course's config does it too; an older one may not
     own_pool = pool is None
     if own_pool:
         pool = make_pool(workers, dask, log=log, job_timeout=(

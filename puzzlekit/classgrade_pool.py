@@ -17,7 +17,7 @@ processes the kernel started, found through the worker, which adopts them: see
 and the job fails with `JobTimedOut` (not tried again: it would hang again). On Dask the
 job itself keeps the deadline inside the worker (it runs in a child process that it kills
 at the deadline, so no Dask worker thread stays held), and the coordinator cancels the
-future if no answer comes a little after.
+future if no answer comes long after (twice the timeout and a minute: a lost worker).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ from .proctree import kill_tree
 POLL = 0.2
 #: WalledExecute.notebook_timeout where the course config does not set it (seconds)
 NOTEBOOK_TIMEOUT = 900.0
-#: how long a Dask answer may come after the job's own deadline (start-up, shipping)
+#: how long past twice the job timeout the coordinator waits for a Dask answer
 DASK_GRACE = 60.0
 
 
@@ -281,8 +281,10 @@ class DaskPool:
                                     key=f"puzzlekit-grade-{key}-{time.time_ns()}")
         with self._lock:
             self._futures.add(future)
-        # the job keeps its own deadline in the worker; this one is for a lost answer
-        deadline = time.monotonic() + self.job_timeout + DASK_GRACE
+        # the job keeps its own deadline in the worker, from when it starts there; this
+        # one, counted from now (Dask may first queue the job behind one that hangs), is
+        # for an answer that never comes (a lost worker)
+        deadline = time.monotonic() + 2 * self.job_timeout + DASK_GRACE
         try:
             while True:
                 if stop.is_set():

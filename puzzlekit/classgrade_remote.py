@@ -12,8 +12,8 @@ folder, a shared file system or the gradebook.
 The files are packed from the converter's folder with `puzzlekit.plainfiles`: plain files
 only, read without following a link (a link, FIFO or device is left out and reported).
 `execute_job_within` (what Dask runs) keeps a deadline inside the worker: the job runs in
-a child process (``python -m puzzlekit.classgrade_remote``), killed with everything under
-it at the deadline.
+a child process (``python -m puzzlekit.classgrade_remote --serve``, kept warm for the
+thread's next job), killed with everything under it at the deadline.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import traceback
 from pathlib import Path
@@ -267,38 +268,109 @@ def worker_init(tmp: str | None = None) -> None:
         print(f"puzzlekit worker: {exc}", file=sys.stderr)
 
 
-def execute_job_within(job: bytes, seconds: float) -> bytes:
-    """`execute_job` in a child process, killed with everything under it after `seconds`
-    (then the answer is `JOB_TIMED_OUT`): what a Dask worker runs, so that a job that
-    hangs never holds the worker's thread. A child that dies is a RuntimeError."""
-    with tempfile.TemporaryDirectory(prefix="pkjob-") as tmp:
-        job_file, answer_file = Path(tmp) / "job.json", Path(tmp) / "answer.json"
+class _Runner:
+    """A child process (``python -m puzzlekit.classgrade_remote --serve``) that runs jobs
+    one after the other, warm (its heavy imports done once): it reads the paths of a job
+    and of its answer on stdin and writes a line on its own copy of stdout when done."""
+
+    def __init__(self) -> None:
+        self.dir = tempfile.mkdtemp(prefix="pkrunner-")
+        self.err = open(Path(self.dir) / "stderr.txt", "w+b")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "puzzlekit.classgrade_remote", "--serve", self.dir],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.err)
+        self.jobs = 0
+
+    def run(self, job: bytes, seconds: float) -> bytes | None:
+        """The answer, or None when `seconds` passed (the runner is then killed)."""
+        import select
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.jobs += 1
+        job_file = Path(self.dir) / f"job-{self.jobs}.json"
+        answer_file = Path(self.dir) / f"answer-{self.jobs}.json"
         job_file.write_bytes(job)
-        with open(Path(tmp) / "stderr.txt", "w+b") as err:
-            child = subprocess.Popen([sys.executable, "-m", "puzzlekit.classgrade_remote",
-                                      str(job_file), str(answer_file)],
-                                     stdin=subprocess.DEVNULL, stdout=err, stderr=err)
-            try:
-                code = child.wait(timeout=seconds)
-            except subprocess.TimeoutExpired:
-                kill_tree(child.pid)
-                child.wait()
-                return JOB_TIMED_OUT + f', "seconds": {seconds}}}'.encode()
-            if code != 0 or not answer_file.exists():
-                err.seek(0)
-                tail = err.read()[-2000:].decode(errors="replace")
-                raise RuntimeError(f"the grading process died (exit code {code}):\n{tail}")
-        return answer_file.read_bytes()
+        deadline = time.monotonic() + seconds
+        try:
+            self.proc.stdin.write(f"{job_file}\t{answer_file}\n".encode())
+            self.proc.stdin.flush()
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return None
+                ready, _, _ = select.select([self.proc.stdout], [], [], min(left, 1.0))
+                if ready:
+                    break
+            line = self.proc.stdout.readline()
+        except BrokenPipeError:
+            line = b""
+        if not line:
+            self.err.seek(0)
+            tail = self.err.read()[-2000:].decode(errors="replace")
+            raise RuntimeError(f"the grading process died (exit code {self.proc.wait()})"
+                               f":\n{tail}")
+        try:
+            return answer_file.read_bytes()
+        finally:
+            job_file.unlink(missing_ok=True)
+            answer_file.unlink(missing_ok=True)
+
+    def close(self) -> None:
+        """Stop the runner and everything under it; its folder removed."""
+        if self.proc.poll() is None:
+            kill_tree(self.proc.pid)
+        self.proc.wait()
+        for stream in (self.proc.stdin, self.proc.stdout):
+            if stream is not None:
+                stream.close()
+        self.err.close()
+        shutil.rmtree(self.dir, ignore_errors=True)
 
 
-def _main(argv: list[str]) -> int:
-    """``python -m puzzlekit.classgrade_remote JOB ANSWER``: one job (`execute_job_within`)."""
-    job_file, answer_file = Path(argv[0]), Path(argv[1])
-    worker_init(tempfile.mkdtemp(prefix="pkjob-", dir=job_file.parent))
-    answer = execute_job(job_file.read_bytes())
-    answer_file.write_bytes(answer)
+_runners = threading.local()
+
+
+def execute_job_within(job: bytes, seconds: float) -> bytes:
+    """`execute_job` in a child process of this one (warm, reused by the next job of the
+    same thread), killed with everything under it after `seconds` (then the answer is
+    `JOB_TIMED_OUT`): what a Dask worker runs, so that a job that hangs never holds the
+    worker's thread. A child that dies is replaced and the job tried once more; then a
+    RuntimeError."""
+    for attempt in (1, 2):
+        runner = getattr(_runners, "runner", None)
+        if runner is None or runner.proc.poll() is not None:
+            if runner is not None:
+                runner.close()
+            runner = _runners.runner = _Runner()
+        try:
+            answer = runner.run(job, seconds)
+        except BaseException:
+            runner.close()
+            _runners.runner = None
+            if attempt == 2:
+                raise
+            continue           # the runner died (killed, out of memory): once more
+        if answer is None:
+            runner.close()
+            _runners.runner = None
+            return JOB_TIMED_OUT + f', "seconds": {seconds}}}'.encode()
+        return answer
+    raise AssertionError("unreachable")
+
+
+def _serve(folder: str) -> int:
+    """The runner's loop (see `_Runner`): stray output of the jobs goes to stderr."""
+    replies = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)
+    worker_init(tempfile.mkdtemp(prefix="tmp-", dir=folder))
+    for line in sys.stdin.buffer:
+        job_file, _, answer_file = line.decode().rstrip("\n").partition("\t")
+        answer = execute_job(Path(job_file).read_bytes())
+        Path(answer_file).write_bytes(answer)
+        replies.write(b"done\n")
+        replies.flush()
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(_main(sys.argv[1:]))
+    if sys.argv[1:2] == ["--serve"]:
+        sys.exit(_serve(sys.argv[2]))

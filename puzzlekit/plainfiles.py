@@ -231,8 +231,9 @@ def copy_plain_tree(src: str | os.PathLike[str], dest: str | os.PathLike[str], *
                     owner_uid: int | None = None, skip: Skip | None = None,
                     on_drop: Callable[[Dropped], None] | None = None) -> list[Dropped]:
     """Copy the folder `src` to `dest` (made here; it may exist, empty) as `shutil.copytree`
-    would (modes and times kept), but only its plain files and folders, never following a
-    link; what was left out is returned (and passed to `on_drop`)."""
+    would (times and permission bits kept; never setuid, setgid or sticky: the copy is the
+    grader's), but only its plain files and folders, never following a link; what was
+    left out is returned (and passed to `on_drop`)."""
     dropped: list[Dropped] = []
 
     def drop(d: Dropped) -> None:
@@ -263,7 +264,7 @@ def copy_plain_tree(src: str | os.PathLike[str], dest: str | os.PathLike[str], *
                           os.O_CLOEXEC, 0o600, dir_fd=pfd)
             try:
                 _copy_fd(fd, wfd)
-                os.fchmod(wfd, stat.S_IMODE(st.st_mode))
+                os.fchmod(wfd, st.st_mode & 0o777)      # never setuid, setgid or sticky
                 os.utime(wfd, ns=(st.st_atime_ns, st.st_mtime_ns))
             finally:
                 os.close(wfd)
@@ -271,7 +272,7 @@ def copy_plain_tree(src: str | os.PathLike[str], dest: str | os.PathLike[str], *
         # made here, so their paths hold no link
         for rel, st in reversed(dir_times):
             path = os.path.join(dest, rel) if rel else os.fspath(dest)
-            mode = stat.S_IMODE(st.st_mode) | (0 if rel else 0o700)
+            mode = (st.st_mode & 0o777) | (0 if rel else 0o700)
             os.chmod(path, mode)
             if rel:
                 os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))

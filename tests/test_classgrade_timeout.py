@@ -52,7 +52,7 @@ def test_the_default_job_timeout_follows_the_notebook_budget():
 def test_hung_jobs_are_stopped_whole_and_the_others_go_on(tmp_path, monkeypatch):
     monkeypatch.setenv(HANG_ENV, "hang1,hang2")
     monkeypatch.setenv(CRASH_DIR_ENV, str(tmp_path))
-    pool = LocalPool(2, job_timeout=8)
+    pool = LocalPool(2, job_timeout=20)      # a fresh worker imports nbgrader first
     results: dict[str, object] = {}
     stop = threading.Event()
 
@@ -73,14 +73,14 @@ def test_hung_jobs_are_stopped_whole_and_the_others_go_on(tmp_path, monkeypatch)
         assert not any(t.is_alive() for t in threads), "the pool waited on a hung job"
         for key in ("hang1", "hang2"):
             assert isinstance(results[key], JobTimedOut), results[key]
-            assert "longer than the job timeout (8 s" in str(results[key])
+            assert "longer than the job timeout (20 s" in str(results[key])
         quick = results["quick"]
         assert isinstance(quick, dict) and "error" in quick     # it ran, in a worker
         assert pool.restarts == 2
         # the hung workers and the processes they started (new sessions) are gone
         pids = [int(p) for key in ("hang1", "hang2")
                 for p in (tmp_path / f"hung-{key}.pids").read_text().split()]
-        assert len(pids) == 4 and _gone(pids)
+        assert len(pids) >= 4 and _gone(pids)
         assert not any(d.exists() for d in tmp_dirs)     # their temporary folders too
         # the replaced workers take jobs
         monkeypatch.delenv(HANG_ENV)
@@ -94,8 +94,10 @@ def test_a_job_on_dask_keeps_its_own_deadline(tmp_path, monkeypatch):
     from puzzlekit.classgrade_remote import execute_job_within
     monkeypatch.setenv(HANG_ENV, "hang")
     monkeypatch.setenv(CRASH_DIR_ENV, str(tmp_path))
-    answer = execute_job_within(_job("hang"), 8)
+    answer = execute_job_within(_job("hang"), 20)
     assert answer.startswith(JOB_TIMED_OUT)
     pids = [int(p) for p in (tmp_path / "hung-hang.pids").read_text().split()]
     assert _gone(pids)
-    assert "error" in json.loads(execute_job_within(_job("other"), 60))
+    first = json.loads(execute_job_within(_job("other"), 60))
+    again = json.loads(execute_job_within(_job("again"), 60))
+    assert "error" in first and first["pid"] == again["pid"]   # a fresh runner, kept warm

@@ -74,6 +74,20 @@ def test_only_plain_files_and_folders_are_copied(tree, tmp_path):
     assert "to /dev/zero" in str(next(d for d in dropped if d.path == "zero"))
 
 
+def test_a_copy_is_never_setuid(tmp_path):
+    """The grader (root, maybe) makes the copy: a student's setuid bit must not become
+    the grader's."""
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "tool").write_text("#!/bin/sh\n")
+    (sub / "tool").chmod(0o6755)
+    (sub / "shared").mkdir()
+    (sub / "shared").chmod(0o3777)
+    copy_plain_tree(sub, tmp_path / "copy")
+    assert stat.S_IMODE((tmp_path / "copy" / "tool").stat().st_mode) == 0o755
+    assert stat.S_IMODE((tmp_path / "copy" / "shared").stat().st_mode) == 0o777
+
+
 def test_a_hard_link_the_student_owns_is_theirs(tree, tmp_path):
     sub, secret = tree
     dropped = copy_plain_tree(sub, tmp_path / "copy", owner_uid=secret.stat().st_uid)

@@ -227,7 +227,7 @@ def test_autograde_grades_what_the_student_wrote(built, tmp_path, how):
     got = attack_autograde(root, how)
     log = got["log"]
     honest = got["honest"]
-    assert honest is not None and honest[0] == honest[1] > 0, log[-3000:]
+    assert honest is not None and honest[0] > 0, log[-3000:]      # the autograded part
     # a notebook that is a link to the source one: not graded from it, 0 points
     assert got["mallory"] == (0.0, honest[1]), log[-3000:]
     # an honest notebook next to the links: exactly what the notebook earns
