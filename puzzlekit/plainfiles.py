@@ -230,7 +230,8 @@ def _copy_fd(src: int, dest: int) -> None:
 def copy_plain_tree(src: str | os.PathLike[str], dest: str | os.PathLike[str], *,
                     owner_uid: int | None = None, skip: Skip | None = None,
                     on_drop: Callable[[Dropped], None] | None = None) -> list[Dropped]:
-    """Copy the folder `src` to `dest` (made here; it may exist, empty) as `shutil.copytree`
+    """Copy the folder `src` to `dest` (made here if need be; files already there are
+    replaced) as `shutil.copytree`
     would (times and permission bits kept; never setuid, setgid or sticky: the copy is the
     grader's), but only its plain files and folders, never following a link; what was
     left out is returned (and passed to `on_drop`)."""
@@ -255,11 +256,18 @@ def copy_plain_tree(src: str | os.PathLike[str], dest: str | os.PathLike[str], *
                 os.close(stack.pop()[1])
             pfd = stack[-1][1]
             if stat.S_ISDIR(st.st_mode):
-                os.mkdir(name, 0o700, dir_fd=pfd)
+                try:
+                    os.mkdir(name, 0o700, dir_fd=pfd)
+                except FileExistsError:          # copying over an earlier copy
+                    pass
                 sub = os.open(name, _DIR_FLAGS, dir_fd=pfd)
                 stack.append((rel, sub))
                 dir_times.append((rel, st))
                 continue
+            try:
+                os.unlink(name, dir_fd=pfd)              # as nbgrader: replaced
+            except FileNotFoundError:
+                pass
             wfd = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW |
                           os.O_CLOEXEC, 0o600, dir_fd=pfd)
             try:

@@ -74,6 +74,15 @@ def test_only_plain_files_and_folders_are_copied(tree, tmp_path):
     assert "to /dev/zero" in str(next(d for d in dropped if d.path == "zero"))
 
 
+def test_copying_again_replaces_the_earlier_copy(tree, tmp_path):
+    sub, _ = tree
+    dest = tmp_path / "copy"
+    copy_plain_tree(sub, dest)
+    (sub / "data" / "board.txt").write_text("4 5 6\n")
+    copy_plain_tree(sub, dest)
+    assert (dest / "data" / "board.txt").read_text() == "4 5 6\n"
+
+
 def test_a_copy_is_never_setuid(tmp_path):
     """The grader (root, maybe) makes the copy: a student's setuid bit must not become
     the grader's."""
