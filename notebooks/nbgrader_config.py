@@ -17,6 +17,7 @@ from puzzlekit.authoring import KitAuthoring, RefuseStaleTests
 from puzzlekit.autograde import with_walled_execute
 from puzzlekit.course_setup import environment_first_on_path, exchange_root, repair_gradebook
 from puzzlekit.feedback import StripHiddenTests
+from puzzlekit.plainfiles import guard_autograde_copies
 
 c = get_config()  # noqa: F821  (provided by nbgrader when it loads this file)
 
@@ -34,7 +35,12 @@ repair_gradebook(Path(c.CourseDirectory.root) / "gradebook.db")
 c.Exchange.root = exchange_root()
 c.ExchangeFactory.release_assignment = "puzzlekit.course_setup.CheckedReleaseAssignment"
 # collect refuses a submission filed under another student's name (nbgrader only warns)
+# and copies plain files only: links, FIFOs and devices are left out, never followed
 c.ExchangeFactory.collect = "puzzlekit.collect.OwnerCheckedCollect"
+# autograde (the command, the formgrader's button, `python -m puzzlekit grade`) likewise
+# takes only plain files from submitted/: a notebook that is a link counts as not handed
+# in (nbgrader has no setting for its copy steps: see puzzlekit/plainfiles.py)
+guard_autograde_copies()
 
 # What students see in place of a solution: the stub must fail loudly when run.
 c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}

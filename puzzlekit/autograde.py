@@ -52,6 +52,7 @@ from traitlets import Bool, Float, Integer, Unicode
 from .agent import REPLY, REQUEST
 from .judge import Judge, KernelFault, explain_limit
 from .messages import error_line, error_output
+from .plainfiles import copy_plain_tree, ignore_names
 
 KERNEL_DIED = ("the Python kernel stopped while running this cell.\nDid the code call "
                "os._exit() or sys.exit(), or use more memory than a graded notebook may "
@@ -155,8 +156,10 @@ class WalledExecute(Execute):
         (self._scratch / "ipc").mkdir(mode=0o700)   # connection files and the sockets
         self._launches: list[dict[str, Any]] = []   # every kernel started, with its cgroups
         self._work = self._scratch / "work"
-        shutil.copytree(source_dir, self._work, symlinks=False,
-                        ignore=shutil.ignore_patterns(".ipynb_checkpoints", "__pycache__"))
+        copy_plain_tree(source_dir, self._work,
+                        skip=ignore_names(".ipynb_checkpoints", "__pycache__"),
+                        on_drop=lambda d: self.log.warning("left out of the copy the kernel "
+                                                           "sees: %s", d))
         self._replay: list[str] = []
         self._restarts = 0
         self._kernels = 0

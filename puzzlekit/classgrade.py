@@ -15,6 +15,16 @@ lock lets one converter at a time run (sanitizing, gradebook writes, files), and
 `RemoteExecute` releases it while the worker executes. So the gradebook (SQLite) has one
 writer at a time, and nbgrader's converter code runs as it does serially.
 
+No submission holds the class up: each job has a timeout (`job_timeout`, ``--job-timeout``;
+by default the course's per-notebook budget and a quarter more, see
+`puzzlekit.classgrade_pool.default_job_timeout`), after which its worker is stopped with
+its kernel and replaced, and the submission is reported as failed, saying so.
+
+Only plain files are shipped to the workers (`puzzlekit.plainfiles`): a link or special
+file in a submission is left out, with a line in the log naming the student and the entry
+(the converter's own copy into ``autograded/`` already leaves them out, see
+`puzzlekit.plainfiles.guard_autograde_copies`).
+
 Interrupting (Ctrl-C) stops handing out work; a submission whose notebook was still
 executing is cleaned up the way nbgrader cleans up a failed one (its ``autograded/``
 folder removed), so a rerun grades exactly the submissions that are not graded yet.
@@ -37,8 +47,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .classgrade_pool import DaskPool, LocalPool, default_workers
+from .classgrade_pool import DaskPool, LocalPool, default_job_timeout, default_workers
 from .classgrade_remote import config_sections, pack_job
+from .plainfiles import guard_autograde_copies, report_line
 from .context import nbgrader_execution_as
 from .errors import PuzzleError
 from .grade_progress import grade_progress
@@ -76,6 +87,8 @@ class GradeReport:
     workers: int = 0
     worker_restarts: int = 0
     times: dict[str, SubmissionTimes] = field(default_factory=dict)
+    #: student -> the entries of the submission left out (links, special files)
+    dropped: dict[str, list[str]] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -199,6 +212,7 @@ class _Run:
         self.local = threading.local()
         self.times: dict[str, SubmissionTimes] = {}
         self.errors: dict[str, str] = {}
+        self.dropped: dict[str, list[str]] = {}
 
     def hold(self) -> None:
         self.lock.acquire()
@@ -225,7 +239,10 @@ def _remote_execute_class(run: _Run) -> type:
             import nbformat
             student = str(resources.get("nbgrader", {}).get("student", ""))
             times = run.times.setdefault(student, SubmissionTimes())
-            job = pack_job(nb, resources, run.execute, run.config, key=student)
+            where = f"{resources.get('nbgrader', {}).get('assignment', '')}, shipping"
+            job = pack_job(nb, resources, run.execute, run.config, key=student,
+                           on_drop=lambda d: self.log.warning(
+                               "%s", report_line(student, where, d)))
             run.release(student)
             t0 = time.perf_counter()
             try:
@@ -297,7 +314,16 @@ def _grade_one(run: _Run, config: Any, remote: type, step: int, assignment: str,
     try:
         if run.stop.is_set():
             return "stopped"
-        _converter(run, config, remote, step, assignment, student, force).start()
+        converter = _converter(run, config, remote, step, assignment, student, force)
+        try:
+            converter.start()
+        finally:             # what puzzlekit.plainfiles left out, refused
+            dropped = getattr(converter, "_puzzlekit_dropped", None)
+            if dropped:
+                run.dropped[student] = [str(d) for d in dropped]
+            refused = getattr(converter, "_puzzlekit_refused", None)
+            if refused:
+                run.errors[student] = refused
         return "graded"
     except KeyboardInterrupt:
         return "stopped"
@@ -316,31 +342,35 @@ def _grade_one(run: _Run, config: Any, remote: type, step: int, assignment: str,
 # --------------------------------------------------------------------------- grading
 
 def make_pool(workers: int | None = None, dask: Any = None,
-              log: logging.Logger | None = None) -> Any:
+              log: logging.Logger | None = None, job_timeout: float | None = None) -> Any:
     """The pool of workers: Dask at `dask` (an address or a Client), else `workers` local
-    processes (default: one per core)."""
+    processes (default: one per core); each job stopped after `job_timeout` seconds
+    (default: `default_job_timeout`)."""
     if dask is not None:
         if workers is not None:
             raise PuzzleError("give either --workers or --dask, not both")
-        return DaskPool(dask, log=log)
+        return DaskPool(dask, log=log, job_timeout=job_timeout)
     n = default_workers() if workers is None else workers
     if not isinstance(n, int) or n < 1:
         raise PuzzleError(f"--workers must be a whole number of at least 1, got {workers!r}")
-    return LocalPool(n, log=log)
+    return LocalPool(n, log=log, job_timeout=job_timeout)
 
 
 def grade_class(assignment: str, course_root: str | os.PathLike[str] = ".", *,
                 force: bool = False, workers: int | None = None, dask: Any = None,
                 students: Sequence[str] | None = None, progress: Any = "auto",
                 config: Any = None, pool: Any = None,
-                log: logging.Logger | None = None) -> GradeReport:
+                log: logging.Logger | None = None,
+                job_timeout: float | None = None) -> GradeReport:
     """Autograde every collected submission of `assignment` not graded yet (all with
     `force`), on `workers` local processes or the Dask scheduler `dask`; results land in
     the gradebook and ``autograded/`` exactly as ``nbgrader autograde`` leaves them.
 
     `config` is the course's nbgrader config (default: loaded from `course_root`);
-    `pool` an existing `make_pool` result to reuse (it is left open); `progress` "auto",
-    "bar", "log", "widget", None or a `GradeProgress`."""
+    `pool` an existing `make_pool` result to reuse (it is left open; its own job timeout
+    holds); `progress` "auto", "bar", "log", "widget", None or a `GradeProgress`;
+    `job_timeout`: seconds after which a submission's job is stopped and reported as
+    failed (default: the course's ``WalledExecute.notebook_timeout`` and a quarter more)."""
     if not assignment or "/" in assignment or assignment.startswith("."):
         raise PuzzleError(f"not an assignment name: {assignment!r}")
     if dask is not None and workers is not None:
@@ -375,9 +405,11 @@ def grade_class(assignment: str, course_root: str | os.PathLike[str] = ".", *,
         return report
 
     step, execute = _execute_step(config)
+    guard_autograde_copies()        # the course's config does it too; an older one may not
     own_pool = pool is None
     if own_pool:
-        pool = make_pool(workers, dask, log=log)
+        pool = make_pool(workers, dask, log=log, job_timeout=(
+            default_job_timeout(config) if job_timeout is None else job_timeout))
     report.workers = pool.slots
     run = _Run(pool, execute, config_sections(config), log)
     remote = _remote_execute_class(run)
@@ -431,6 +463,7 @@ def grade_class(assignment: str, course_root: str | os.PathLike[str] = ".", *,
         else:
             report.not_done.append(student)
     report.times = run.times
+    report.dropped = run.dropped
     report.seconds = time.perf_counter() - t_start
     return report
 
@@ -440,7 +473,8 @@ def grade_class(assignment: str, course_root: str | os.PathLike[str] = ".", *,
 def watch(assignment: str, course_root: str | os.PathLike[str] = ".", *,
           interval: float = 30.0, feedback: bool = False, workers: int | None = None,
           dask: Any = None, progress: Any = "log", rounds: int | None = None,
-          config: Any = None, log: logging.Logger | None = None) -> int:
+          config: Any = None, log: logging.Logger | None = None,
+          job_timeout: float | None = None) -> int:
     """Collect new submissions from the exchange (``nbgrader collect``), grade them and,
     with `feedback`, generate and release their feedback; every `interval` seconds, for
     `rounds` rounds (None: until interrupted). Returns the number of submissions graded."""
@@ -452,7 +486,8 @@ def watch(assignment: str, course_root: str | os.PathLike[str] = ".", *,
         config = course_config(course_root)
     _check_assignment(config, assignment)
     api = NbGraderAPI(coursedir=_coursedir(config), config=config)
-    pool = make_pool(workers, dask, log=log)
+    pool = make_pool(workers, dask, log=log, job_timeout=(
+        default_job_timeout(config) if job_timeout is None else job_timeout))
     graded = 0
     n = 0
     try:
@@ -488,8 +523,11 @@ def watch(assignment: str, course_root: str | os.PathLike[str] = ".", *,
 
 
 def print_report(report: GradeReport, stream: Any = None) -> None:
-    """The summary line and the reason of every failure."""
+    """The summary line, the reason of every failure and what was left out."""
     out = stream or sys.stderr
+    for student, entries in sorted(report.dropped.items()):
+        for entry in entries:
+            print(f"left out: {student}: {entry}", file=out)
     for student, why in sorted(report.failed.items()):
         print(f"failed: {student}: {why.strip().splitlines()[-1] if why.strip() else why}",
               file=out)

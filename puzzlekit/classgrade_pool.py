@@ -7,8 +7,17 @@ submission in flight) and gives up with KeyboardInterrupt as soon as `stop` is s
 `LocalPool` keeps one single-process ``ProcessPoolExecutor`` per slot, so that when a
 worker process dies (killed, out of memory) exactly one job is affected: that slot gets a
 fresh process and the job is tried once more. `DaskPool` sends
-`puzzlekit.classgrade_remote.execute_job` to a ``dask.distributed`` scheduler; Dask itself
-reschedules the job of a worker that died (``distributed.scheduler.allowed-failures``).
+`puzzlekit.classgrade_remote.execute_job_within` to a ``dask.distributed`` scheduler; Dask
+itself reschedules the job of a worker that died (``distributed.scheduler.allowed-failures``).
+
+No job waits forever (`job_timeout`, seconds, by default `default_job_timeout`): a local
+worker still busy after it is stopped with everything under it (its kernel and the
+processes the kernel started, found through the worker, which adopts them: see
+`puzzlekit.proctree`), its temporary folder is removed, a fresh process takes the slot,
+and the job fails with `JobTimedOut` (not tried again: it would hang again). On Dask the
+job itself keeps the deadline inside the worker (it runs in a child process that it kills
+at the deadline, so no Dask worker thread stays held), and the coordinator cancels the
+future if no answer comes long after (twice the timeout and a minute: a lost worker).
 """
 
 from __future__ import annotations
@@ -17,6 +26,8 @@ import logging
 import multiprocessing
 import os
 import queue
+import shutil
+import tempfile
 import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -24,14 +35,43 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
-from .classgrade_remote import execute_job, worker_init
+from .classgrade_remote import JOB_TIMED_OUT, execute_job, execute_job_within, worker_init
 from .errors import PuzzleError
+from .proctree import kill_tree
 
 POLL = 0.2
+#: WalledExecute.notebook_timeout where the course config does not set it (seconds)
+NOTEBOOK_TIMEOUT = 900.0
+#: how long past twice the job timeout the coordinator waits for a Dask answer
+DASK_GRACE = 60.0
 
 
 class WorkerDied(RuntimeError):
     """A worker process died while grading a submission, also on the retry."""
+
+
+class JobTimedOut(RuntimeError):
+    """A submission's job ran past the job timeout; its worker was stopped."""
+
+
+def default_job_timeout(config: Any = None) -> float:
+    """Seconds one job may take: the course's per-notebook budget
+    (``WalledExecute.notebook_timeout``, else 900 s) and a quarter more, at least a minute
+    more (the kernel's start, replays after a restart, shipping, clean-up)."""
+    budget = NOTEBOOK_TIMEOUT
+    try:
+        section = config["WalledExecute"] if config is not None else {}
+        if "notebook_timeout" in section:
+            budget = float(section["notebook_timeout"])
+    except (KeyError, TypeError, ValueError):
+        pass
+    return budget + max(60.0, budget / 4)
+
+
+def timed_out_message(key: str, seconds: float) -> str:
+    return (f"grading {key} took longer than the job timeout ({seconds:g} s, --job-timeout): "
+            f"its worker was stopped with its kernel and replaced, and the submission is "
+            f"not graded; look at it by hand or grade it alone with a longer timeout")
 
 
 class Pool(Protocol):
@@ -53,16 +93,31 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def check_job_timeout(seconds: float | None) -> float:
+    """`seconds` (the default for None) if it is a positive number, else PuzzleError."""
+    if seconds is None:
+        return default_job_timeout()
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or \
+            not seconds > 0:
+        raise PuzzleError(f"--job-timeout must be a positive number of seconds, got "
+                          f"{seconds!r}")
+    return float(seconds)
+
+
 class _Slot:
     def __init__(self, index: int) -> None:
         self.index = index
         self.executor: Any = None
+        self.tmp = ""
         self.start()
 
     def start(self) -> None:
+        # the worker's temporary files (scratch folders) in a folder of its own, removed
+        # when the worker is replaced: a killed worker leaves nothing behind
+        self.tmp = tempfile.mkdtemp(prefix=f"pkworker{self.index}-")
         self.executor = ProcessPoolExecutor(
             max_workers=1, mp_context=multiprocessing.get_context("spawn"),
-            initializer=worker_init)
+            initializer=worker_init, initargs=(self.tmp,))
 
     def pids(self) -> list[int]:
         return list(getattr(self.executor, "_processes", None) or {})
@@ -72,30 +127,35 @@ class _Slot:
         self.start()
 
     def stop_processes(self, grace: float = 5.0) -> None:
-        """SIGTERM the worker (it cleans up its kernel), SIGKILL after `grace` seconds."""
+        """SIGTERM the worker (it cleans up its kernel); after `grace` seconds stop and
+        kill it and everything still under it (kernel, the kernel's own processes)."""
         processes = list((getattr(self.executor, "_processes", None) or {}).values())
-        for p in processes:
-            if p.is_alive():
-                p.terminate()
+        if grace > 0:
+            for p in processes:
+                if p.is_alive():
+                    p.terminate()
         deadline = time.monotonic() + grace
         for p in processes:
             p.join(max(0.0, deadline - time.monotonic()))
-            if p.is_alive():
-                p.kill()
-                p.join(1.0)
+            if p.is_alive() and p.pid is not None:
+                kill_tree(p.pid)
+                p.join(5.0)
         try:
             self.executor.shutdown(wait=False, cancel_futures=True)
         except Exception:
             pass
+        shutil.rmtree(self.tmp, ignore_errors=True)
 
 
 class LocalPool:
     """`workers` local processes (spawned: nothing of the coordinator leaks into them)."""
 
     def __init__(self, workers: int, retries: int = 1,
-                 log: logging.Logger | None = None) -> None:
+                 log: logging.Logger | None = None, job_timeout: float | None = None
+                 ) -> None:
         if workers < 1:
             raise PuzzleError(f"--workers must be at least 1, got {workers}")
+        self.job_timeout = check_job_timeout(job_timeout)
         self.slots = workers
         self.retries = retries
         self.log = log or logging.getLogger("puzzlekit.classgrade")
@@ -129,9 +189,17 @@ class LocalPool:
             slot = self._take(stop)
             try:
                 future = slot.executor.submit(execute_job, job)
+                deadline = time.monotonic() + self.job_timeout
                 while True:
                     if stop.is_set():
                         raise KeyboardInterrupt
+                    if time.monotonic() > deadline:
+                        self.restarts += 1
+                        slot.replace()
+                        self._free.put(slot)
+                        message = timed_out_message(key, self.job_timeout)
+                        self.log.error("%s", message)
+                        raise JobTimedOut(message)
                     try:
                         result: bytes = future.result(timeout=POLL)
                         break
@@ -160,12 +228,15 @@ class LocalPool:
                 slot.stop_processes()
             else:
                 slot.executor.shutdown(wait=True)
+                shutil.rmtree(slot.tmp, ignore_errors=True)
 
 
 class DaskPool:
     """Jobs on an existing Dask scheduler (``dask.distributed``)."""
 
-    def __init__(self, address: Any, log: logging.Logger | None = None) -> None:
+    def __init__(self, address: Any, log: logging.Logger | None = None,
+                 job_timeout: float | None = None) -> None:
+        self.job_timeout = check_job_timeout(job_timeout)
         try:
             from distributed import Client
         except ImportError:
@@ -206,17 +277,31 @@ class DaskPool:
 
         if stop.is_set():
             raise KeyboardInterrupt
-        future = self.client.submit(execute_job, job, pure=False,
+        future = self.client.submit(execute_job_within, job, self.job_timeout, pure=False,
                                     key=f"puzzlekit-grade-{key}-{time.time_ns()}")
         with self._lock:
             self._futures.add(future)
+        # the job keeps its own deadline in the worker, from when it starts there; this
+        # one, counted from now (Dask may first queue the job behind one that hangs), is
+        # for an answer that never comes (a lost worker)
+        deadline = time.monotonic() + 2 * self.job_timeout + DASK_GRACE
         try:
             while True:
                 if stop.is_set():
                     future.cancel()
                     raise KeyboardInterrupt
+                if time.monotonic() > deadline:
+                    future.cancel()
+                    message = timed_out_message(key, self.job_timeout)
+                    self.log.error("%s", message)
+                    raise JobTimedOut(message)
                 try:
-                    return bytes(future.result(timeout=POLL))
+                    answer = bytes(future.result(timeout=POLL))
+                    if answer.startswith(JOB_TIMED_OUT):
+                        message = timed_out_message(key, self.job_timeout)
+                        self.log.error("%s", message)
+                        raise JobTimedOut(message)
+                    return answer
                 except (DaskTimeout, TimeoutError):
                     continue
                 except Exception as exc:

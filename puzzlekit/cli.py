@@ -125,6 +125,9 @@ def build_parser() -> argparse.ArgumentParser:
                        help="run the work on this Dask scheduler (tcp://host:8786)")
     g.add_argument("--force", action="store_true",
                    help="grade again the submissions that are already graded")
+    g.add_argument("--job-timeout", type=_positive_float, default=None, metavar="SECONDS",
+                   help="stop a submission's grading after this long and report it as "
+                   "failed (default: the course's per-notebook budget and a quarter more)")
     g.add_argument("--student", action="append", default=None, metavar="ID",
                    help="only this student (repeatable)")
     g.add_argument("--progress", default="auto", choices=("auto", "bar", "log", "quiet"),
@@ -209,11 +212,13 @@ def _grade(args: argparse.Namespace) -> int:
         if args.watch:
             watch(args.assignment, args.course_root, interval=args.interval,
                   feedback=args.feedback, workers=args.workers, dask=args.dask,
-                  progress="log" if args.progress == "auto" else args.progress, log=log)
+                  progress="log" if args.progress == "auto" else args.progress, log=log,
+                  job_timeout=args.job_timeout)
             return EXIT_OK
         report = grade_class(args.assignment, args.course_root, force=args.force,
                              workers=args.workers, dask=args.dask, students=args.student,
-                             progress=args.progress, log=log)
+                             progress=args.progress, log=log,
+                             job_timeout=args.job_timeout)
     finally:
         log.removeHandler(handler)
     print_report(report)

@@ -8,6 +8,12 @@ whose owner (the Unix user who made it) is neither the student it names nor the 
 collects (an instructor may hand work in for a student on one machine) is left out, with a
 warning naming both, before the newest submission of each student is chosen.
 
+Inside a folder, only plain files and folders are copied (`puzzlekit.plainfiles`): the
+exchange is writable by everyone and collect runs as the instructor, so a symbolic link
+(to the source notebook, to ``gradebook.db``), a hard link to a file the student does not
+own, a FIFO or a device is left out, with a warning naming the student and the entry,
+never followed; a folder that is itself a link is refused like one made by someone else.
+
 The course's nbgrader_config.py sets `c.ExchangeFactory.collect` to this class, so the
 formgrader's Collect, `nbgrader collect` and `python -m puzzlekit grade --watch` all use it.
 The owner is the user name of the folder's uid; on Kubernetes
@@ -17,34 +23,34 @@ own user, the folder's uid must be `hashed_uid(name)`.
 
 from __future__ import annotations
 
+import fnmatch
 import glob
 import os
 import pwd
-import zlib
+import stat
 from typing import Any
 
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.exchange.default.collect import ExchangeCollect, groupby
 from nbgrader.utils import check_mode
 
+from .plainfiles import (Dropped, Refused, copy_plain_tree, hashed_uid, report_line, user_uid,
+                         walk_plain)
+
 
 def owner_of(path: str) -> str:
-    """The user name owning `path` ('uid N' when the uid has no name)."""
-    uid = os.stat(path).st_uid
+    """The user name owning `path` ('uid N' when the uid has no name); a link's own."""
+    uid = os.lstat(path).st_uid
     try:
         return pwd.getpwuid(uid).pw_name
     except KeyError:
         return f"uid {uid}"
 
 
-def hashed_uid(name: str) -> int:
-    """The uid of `name`'s pod on Kubernetes (the same formula as values.yaml's hook)."""
-    return 200000 + zlib.crc32(name.encode()) % 800000
-
-
 def made_by(path: str, name: str) -> tuple[bool, str]:
-    """(whether `name`, or the user collecting, made `path`; who made it)."""
-    uid = os.stat(path).st_uid
+    """(whether `name`, or the user collecting, made `path`; who made it). A link is
+    looked at, not followed: its maker is who made the link."""
+    uid = os.lstat(path).st_uid
     if uid == os.getuid():
         return True, owner_of(path)
     if os.environ.get("PUZZLEKIT_UID_SCHEME") == "hashed":
@@ -57,6 +63,8 @@ class OwnerCheckedCollect(ExchangeCollect):  # type: ignore[misc]
     """`nbgrader collect` that skips submissions not made by the student they name."""
 
     refused: list[dict[str, Any]]
+    #: student -> the entries left out of their submission (see puzzlekit.plainfiles)
+    dropped: dict[str, list[Dropped]]
 
     def init_src(self) -> None:
         if self.coursedir.course_id == "":
@@ -70,9 +78,15 @@ class OwnerCheckedCollect(ExchangeCollect):  # type: ignore[misc]
         student_id = self.coursedir.student_id if self.coursedir.student_id else "*"
         pattern = os.path.join(self.inbound_path,
                                f"{student_id}+{self.coursedir.assignment_id}+*")
-        records, self.refused = [], []
+        records, self.refused, self.dropped = [], [], {}
         for path in glob.glob(pattern):
             record = self._path_to_record(path)
+            if not stat.S_ISDIR(os.lstat(path).st_mode):
+                what = "a symbolic link" if os.path.islink(path) else "not a folder"
+                self.log.warning("refused %s: it is filed as %s's submission but is %s, "
+                                 "not a folder", path, record["username"], what)
+                self.refused.append({**record, "owner": owner_of(path), "why": what})
+                continue
             ok, owner = made_by(path, record["username"])
             if not ok:
                 self.log.warning("refused %s: it is filed as %s's submission but was made by "
@@ -94,3 +108,65 @@ class OwnerCheckedCollect(ExchangeCollect):  # type: ignore[misc]
                 ordered = self._sort_by_timestamp(v)
                 early = [r for r in ordered if r["timestamp"] <= self.duedate]
                 self.src_records.append(early[0] if early else ordered[0])
+
+    def do_copy(self, src: str, dest: str, log: Any = None) -> None:
+        """nbgrader's copy (ignore/include globs, file and folder size limits, group
+        permissions), of plain files only: see puzzlekit.plainfiles."""
+        cd = self.coursedir
+        student = os.path.basename(src).rsplit("+", 3)[0]
+        owner = user_uid(student)
+        exclude, include = list(cd.ignore or []), list(cd.include or [])
+        max_file = 1000 * cd.max_file_size if cd.max_file_size else None
+
+        def skip(rel: str, st: os.stat_result) -> bool:
+            name = rel.rpartition("/")[2]
+            if any(fnmatch.fnmatch(name, g) for g in exclude):
+                return True
+            if stat.S_ISREG(st.st_mode):
+                if include and not any(fnmatch.fnmatch(name, g) for g in include):
+                    return True
+                if max_file is not None and st.st_size > max_file:
+                    self.log.warning("Ignoring file too large '%s' (see config option "
+                                     "CourseDirectory.max_file_size)", os.path.join(src, rel))
+                    return True
+            return False
+
+        try:
+            size = sum(st.st_size for _, _, st in walk_plain(src, owner_uid=owner,
+                                                             skip=skip)
+                       if stat.S_ISREG(st.st_mode))
+        except Refused as exc:      # swapped for a link since init_src looked at it
+            self.log.error("refused %s's submission: %s", student, exc)
+            return
+        if size > 1000 * cd.max_dir_size:
+            self.log.error("Directory size is too big")
+            raise RuntimeError(f"Directory size is too big. Size is {size}, maximum size "
+                               f"is {1000 * cd.max_dir_size}")
+        where = f"{cd.assignment_id}, collect from {os.path.basename(src)}"
+        try:
+            dropped = copy_plain_tree(
+                src, dest, owner_uid=owner, skip=skip,
+                on_drop=lambda d: self.log.warning("%s", report_line(student, where, d)))
+        except Refused as exc:
+            self.log.error("refused %s's submission: %s", student, exc)
+            return
+        if dropped:
+            self.dropped.setdefault(student, []).extend(dropped)
+        if cd.groupshared:
+            for dirname, _, filenames in os.walk(dest):
+                st_mode = os.stat(dirname).st_mode
+                if st_mode & 0o2770 != 0o2770:
+                    try:
+                        os.chmod(dirname, (st_mode | 0o2770) & 0o2777)
+                    except PermissionError:
+                        self.log.warning("Could not update permissions of %s to make it "
+                                         "groupshared", dirname)
+                for filename in filenames:
+                    path = os.path.join(dirname, filename)
+                    st_mode = os.stat(path).st_mode
+                    if st_mode & 0o660 != 0o660:
+                        try:
+                            os.chmod(path, (st_mode | 0o660) & 0o777)
+                        except PermissionError:
+                            self.log.warning("Could not update permissions of %s to make "
+                                             "it groupshared", path)

@@ -147,6 +147,85 @@ def test_a_submission_that_always_kills_its_worker_fails_alone(base, serial, tmp
     assert state["untouched"] == serial["untouched"]
 
 
+#: two submissions whose job hangs once their kernel is up (the test hook of
+#: classgrade_remote: SIGTERM ignored, a double-forked process in a session of its own),
+#: among honest ones; a job timeout well above an honest job's time on a busy machine
+HANG = ("moveUp_wrong_way", "nextStates_no_bounds_check")
+HONEST = ("reference", "untouched", "late")
+JOB_TIMEOUT = 40
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def _assert_hung_ones_reported_and_gone(root: Path, serial: dict[str, Any], crash_dir: Path,
+                                        failed: dict[str, str]) -> None:
+    assert sorted(failed) == sorted(HANG)
+    for student in HANG:
+        assert f"longer than the job timeout ({JOB_TIMEOUT} s" in failed[student]
+        assert not (root / "autograded" / student / A).exists() or not any(
+            (root / "autograded" / student / A).glob("*.ipynb"))
+        # the hung worker and everything under it (the walled kernel, the process in
+        # its own session) were stopped
+        pids = [int(p) for p in (crash_dir / f"hung-{student}.pids").read_text().split()]
+        assert len(pids) >= 3
+        deadline = time.monotonic() + 30
+        while any(_alive(p) for p in pids) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert not any(_alive(p) for p in pids), student
+    state = cc.gradebook_state(root, A)
+    for student in HONEST:
+        assert state[student] == serial[student], student
+
+
+@pytest.mark.nbgrader
+@pytest.mark.slow
+def test_submissions_that_hang_are_reported_and_the_class_goes_on(base, serial, tmp_path):
+    """`python -m puzzlekit grade --workers 2`: both workers hang, each on its own
+    submission; the command returns, the honest ones graded, the hung ones reported."""
+    root = cc.clone(base, tmp_path / "course")
+    env = dict(os.environ, PUZZLEKIT_GRADE_HANG=",".join(HANG),
+               PUZZLEKIT_GRADE_CRASH_DIR=str(tmp_path))
+    students = [arg for s in (*HANG, *HONEST) for arg in ("--student", s)]
+    done = subprocess.run(
+        [sys.executable, "-m", "puzzlekit", "grade", A, "--course-root", str(root),
+         "--workers", "2", "--job-timeout", str(JOB_TIMEOUT), "--progress", "quiet",
+         *students], cwd=REPO, env=env, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 1, done.stderr[-3000:]
+    failed = {}
+    for line in done.stderr.splitlines():
+        if line.startswith("failed: "):
+            student, _, why = line.removeprefix("failed: ").partition(": ")
+            failed[student] = why
+    assert "3 graded, 2 failed" in done.stderr, done.stderr[-3000:]
+    assert done.stderr.count("ERROR grading ") == 2          # in the log, as it happens
+    _assert_hung_ones_reported_and_gone(root, serial, tmp_path, failed)
+
+
+@pytest.mark.nbgrader
+@pytest.mark.slow
+def test_on_dask_a_submission_that_hangs_is_reported_and_the_worker_freed(
+        base, serial, tmp_path, monkeypatch):
+    distributed = pytest.importorskip("distributed")
+    monkeypatch.setenv("PUZZLEKIT_GRADE_HANG", ",".join(HANG))
+    monkeypatch.setenv("PUZZLEKIT_GRADE_CRASH_DIR", str(tmp_path))
+    root = cc.clone(base, tmp_path / "course")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        report = _grade(root, dask=cluster.scheduler_address, job_timeout=JOB_TIMEOUT,
+                        students=[*HANG, *HONEST])
+        # the Dask workers' threads are free again: nothing is left running there
+        with distributed.Client(cluster.scheduler_address) as client:
+            assert not any(client.processing().values())
+    assert sorted(report.graded) == sorted(HONEST)
+    _assert_hung_ones_reported_and_gone(root, serial, tmp_path, report.failed)
+
+
 @pytest.mark.nbgrader
 @pytest.mark.slow
 def test_ctrl_c_leaves_the_gradebook_consistent_and_a_rerun_goes_on(base, serial, tmp_path):

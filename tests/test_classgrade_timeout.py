@@ -1,0 +1,103 @@
+"""The class grader's pools never wait forever (puzzlekit.classgrade_pool): a job that
+hangs (the test hook PUZZLEKIT_GRADE_HANG: SIGTERM ignored, a double-forked process of its
+own in a new session) is stopped at the job timeout with everything under it, its worker
+is replaced, and the other jobs go on. The whole class through nbgrader, locally and on
+Dask, is in tests/course/test_classgrade.py."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from puzzlekit.classgrade_pool import (JobTimedOut, LocalPool, check_job_timeout,
+                                       default_job_timeout)
+from puzzlekit.classgrade_remote import CRASH_DIR_ENV, HANG_ENV, JOB_TIMED_OUT
+from puzzlekit.errors import PuzzleError
+
+
+def _job(key: str) -> bytes:
+    # not a whole job: the worker answers with an error at once (after the hooks)
+    return json.dumps({"version": 1, "key": key}).encode()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def _gone(pids: list[int], within: float = 30.0) -> bool:
+    deadline = time.monotonic() + within
+    while any(_alive(p) for p in pids) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return not any(_alive(p) for p in pids)
+
+
+def test_the_default_job_timeout_follows_the_notebook_budget():
+    assert default_job_timeout() == 900 + 225
+    assert default_job_timeout({"WalledExecute": {"notebook_timeout": 120}}) == 180
+    assert default_job_timeout({"WalledExecute": {"notebook_timeout": 1200}}) == 1500
+    assert check_job_timeout(None) == default_job_timeout()
+    for bad in (0, -1, "10", True):
+        with pytest.raises(PuzzleError, match="--job-timeout"):
+            check_job_timeout(bad)           # type: ignore[arg-type]
+
+
+def test_hung_jobs_are_stopped_whole_and_the_others_go_on(tmp_path, monkeypatch):
+    monkeypatch.setenv(HANG_ENV, "hang1,hang2")
+    monkeypatch.setenv(CRASH_DIR_ENV, str(tmp_path))
+    pool = LocalPool(2, job_timeout=20)      # a fresh worker imports nbgrader first
+    results: dict[str, object] = {}
+    stop = threading.Event()
+
+    def run(key: str) -> None:
+        try:
+            results[key] = json.loads(pool.run(key, _job(key), stop))
+        except Exception as exc:
+            results[key] = exc
+
+    try:
+        tmp_dirs = [Path(slot.tmp) for slot in pool._all]
+        threads = [threading.Thread(target=run, args=(k,)) for k in ("hang1", "hang2",
+                                                                      "quick")]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=300)
+        assert not any(t.is_alive() for t in threads), "the pool waited on a hung job"
+        for key in ("hang1", "hang2"):
+            assert isinstance(results[key], JobTimedOut), results[key]
+            assert "longer than the job timeout (20 s" in str(results[key])
+        quick = results["quick"]
+        assert isinstance(quick, dict) and "error" in quick     # it ran, in a worker
+        assert pool.restarts == 2
+        # the hung workers and the processes they started (new sessions) are gone
+        pids = [int(p) for key in ("hang1", "hang2")
+                for p in (tmp_path / f"hung-{key}.pids").read_text().split()]
+        assert len(pids) >= 4 and _gone(pids)
+        assert not any(d.exists() for d in tmp_dirs)     # their temporary folders too
+        # the replaced workers take jobs
+        monkeypatch.delenv(HANG_ENV)
+        assert "error" in json.loads(pool.run("again", _job("again"), stop))
+    finally:
+        pool.close(cancel=True)
+
+
+def test_a_job_on_dask_keeps_its_own_deadline(tmp_path, monkeypatch):
+    """What a Dask worker runs: the job in a child process, killed at the deadline."""
+    from puzzlekit.classgrade_remote import execute_job_within
+    monkeypatch.setenv(HANG_ENV, "hang")
+    monkeypatch.setenv(CRASH_DIR_ENV, str(tmp_path))
+    answer = execute_job_within(_job("hang"), 20)
+    assert answer.startswith(JOB_TIMED_OUT)
+    pids = [int(p) for p in (tmp_path / "hung-hang.pids").read_text().split()]
+    assert _gone(pids)
+    first = json.loads(execute_job_within(_job("other"), 60))
+    again = json.loads(execute_job_within(_job("again"), 60))
+    assert "error" in first and first["pid"] == again["pid"]   # a fresh runner, kept warm
