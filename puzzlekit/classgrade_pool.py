@@ -40,7 +40,7 @@ from .errors import PuzzleError
 from .proctree import kill_tree
 
 POLL = 0.2
-#: WalledExecute.notebook_timeout where the course config does not set it (seconds)
+#: a notebook's budget where the course sets none (WalledExecute.notebook_timeout = 0)
 NOTEBOOK_TIMEOUT = 900.0
 #: how long past twice the job timeout the coordinator waits for a Dask answer
 DASK_GRACE = 60.0
@@ -55,16 +55,21 @@ class JobTimedOut(RuntimeError):
 
 
 def default_job_timeout(config: Any = None) -> float:
-    """Seconds one job may take: the course's per-notebook budget
-    (``WalledExecute.notebook_timeout``, else 900 s) and a quarter more, at least a minute
-    more (the kernel's start, replays after a restart, shipping, clean-up)."""
-    budget = NOTEBOOK_TIMEOUT
+    """Seconds one job may take: the per-notebook budget `WalledExecute` grades it with
+    (``notebook_timeout`` times ``time_scale``, as the course config sets them or their
+    defaults; 900 s where the budget is off) and a quarter more, at least a minute more
+    (the kernel's start, replays after a restart, shipping, clean-up)."""
+    from .autograde import WalledExecute
+    traits = WalledExecute.class_traits()
+    budget = float(traits["notebook_timeout"].default_value)
+    scale = float(traits["time_scale"].default_value)
     try:
         section = config["WalledExecute"] if config is not None else {}
-        if "notebook_timeout" in section:
-            budget = float(section["notebook_timeout"])
-    except (KeyError, TypeError, ValueError):
+        budget = float(section.get("notebook_timeout", budget))
+        scale = float(section.get("time_scale", scale))
+    except (KeyError, TypeError, ValueError, AttributeError):
         pass
+    budget = budget * scale if budget > 0 else NOTEBOOK_TIMEOUT * max(scale, 1.0)
     return budget + max(60.0, budget / 4)
 
 

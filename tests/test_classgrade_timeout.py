@@ -40,9 +40,13 @@ def _gone(pids: list[int], within: float = 30.0) -> bool:
 
 
 def test_the_default_job_timeout_follows_the_notebook_budget():
-    assert default_job_timeout() == 900 + 225
+    assert default_job_timeout() == 300 + 75          # WalledExecute's own default budget
     assert default_job_timeout({"WalledExecute": {"notebook_timeout": 120}}) == 180
     assert default_job_timeout({"WalledExecute": {"notebook_timeout": 1200}}) == 1500
+    # the budget a notebook really gets is scaled, and so is its job's
+    assert default_job_timeout({"WalledExecute": {"notebook_timeout": 300,
+                                                  "time_scale": 2.0}}) == 600 + 150
+    assert default_job_timeout({"WalledExecute": {"notebook_timeout": 0}}) == 900 + 225
     assert check_job_timeout(None) == default_job_timeout()
     for bad in (0, -1, "10", True):
         with pytest.raises(PuzzleError, match="--job-timeout"):
