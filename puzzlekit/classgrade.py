@@ -178,6 +178,12 @@ def _check_assignment(config: Any, assignment: str) -> None:
                 f"unknown assignment {assignment!r} in the gradebook of {cd.root} (known: "
                 f"{', '.join(known) or 'none'}); run `nbgrader generate_assignment "
                 f"{assignment}` first") from None
+    # the class is not graded with tests older than today's source (puzzlekit.authoring):
+    # said once, before any submission, where nbgrader's autograde says it for each one
+    from .authoring import stale_message, stale_tests
+    changed = stale_tests(cd, assignment, cd.db_url)
+    if changed:
+        raise PuzzleError(stale_message(assignment, changed))
 
 
 class _DropExpected(logging.Filter):

@@ -240,3 +240,14 @@ def test_check_tests_grades_the_model_solution_without_generating(course, capsys
     captured = capsys.readouterr()
     assert "✘ findZero_tests: 0 of 2" in captured.out and "NOT READY" in captured.out
     assert "Fix the test or the solution in source/" in captured.err
+
+
+@pytest.mark.nbgrader
+def test_the_class_grader_refuses_stale_tests_before_any_submission(course):
+    from puzzlekit.classgrade import grade_class
+    from puzzlekit.errors import PuzzleError
+    root, api = course
+    assert api().generate_assignment(A1)["success"]
+    _set_points(root / "source" / A1 / f"{A1}.ipynb", "moveUp_tests", 3)
+    with pytest.raises(PuzzleError, match="moveUp_tests: points 2 -> 3"):
+        grade_class(A1, root, workers=1, progress="quiet")
