@@ -109,6 +109,15 @@ class OwnerCheckedCollect(ExchangeCollect):  # type: ignore[misc]
                 early = [r for r in ordered if r["timestamp"] <= self.duedate]
                 self.src_records.append(early[0] if early else ordered[0])
 
+    def _group_may(self, path: str, bits: int, mask: int) -> None:
+        st_mode = os.stat(path).st_mode
+        if st_mode & bits != bits:
+            try:
+                os.chmod(path, (st_mode | bits) & mask)
+            except PermissionError:
+                self.log.warning("Could not update permissions of %s to make it groupshared",
+                                 path)
+
     def do_copy(self, src: str, dest: str, log: Any = None) -> None:
         """nbgrader's copy (ignore/include globs, file and folder size limits, group
         permissions), of plain files only: see puzzlekit.plainfiles."""
@@ -152,21 +161,8 @@ class OwnerCheckedCollect(ExchangeCollect):  # type: ignore[misc]
             return
         if dropped:
             self.dropped.setdefault(student, []).extend(dropped)
-        if cd.groupshared:
+        if cd.groupshared:      # as nbgrader's own do_copy: the group may read and write
             for dirname, _, filenames in os.walk(dest):
-                st_mode = os.stat(dirname).st_mode
-                if st_mode & 0o2770 != 0o2770:
-                    try:
-                        os.chmod(dirname, (st_mode | 0o2770) & 0o2777)
-                    except PermissionError:
-                        self.log.warning("Could not update permissions of %s to make it "
-                                         "groupshared", dirname)
+                self._group_may(dirname, 0o2770, 0o2777)
                 for filename in filenames:
-                    path = os.path.join(dirname, filename)
-                    st_mode = os.stat(path).st_mode
-                    if st_mode & 0o660 != 0o660:
-                        try:
-                            os.chmod(path, (st_mode | 0o660) & 0o777)
-                        except PermissionError:
-                            self.log.warning("Could not update permissions of %s to make "
-                                             "it groupshared", path)
+                    self._group_may(os.path.join(dirname, filename), 0o660, 0o777)

@@ -45,6 +45,16 @@ def _parents() -> dict[int, tuple[int, str]]:
     return out
 
 
+def alive(pid: int) -> bool:
+    """True while process `pid` exists and is not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            data = f.read()
+    except OSError:
+        return False
+    return data[data.rfind(b")") + 2:][:1] != b"Z"
+
+
 def descendants(pid: int) -> list[int]:
     """Every living process under `pid` (not `pid` itself), parents before children."""
     children: dict[int, list[int]] = {}

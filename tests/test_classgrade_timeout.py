@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from puzzlekit.proctree import alive
+
 from puzzlekit.classgrade_pool import (JobTimedOut, LocalPool, check_job_timeout,
                                        default_job_timeout)
 from puzzlekit.classgrade_remote import CRASH_DIR_ENV, HANG_ENV, JOB_TIMED_OUT
@@ -24,19 +26,12 @@ def _job(key: str) -> bytes:
     return json.dumps({"version": 1, "key": key}).encode()
 
 
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
-
 
 def _gone(pids: list[int], within: float = 30.0) -> bool:
     deadline = time.monotonic() + within
-    while any(_alive(p) for p in pids) and time.monotonic() < deadline:
+    while any(alive(p) for p in pids) and time.monotonic() < deadline:
         time.sleep(0.1)
-    return not any(_alive(p) for p in pids)
+    return not any(alive(p) for p in pids)
 
 
 def test_the_default_job_timeout_follows_the_notebook_budget():

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from puzzlekit.errors import PuzzleError
 from puzzlekit.plainfiles import (Dropped, Refused, copy_plain_tree, guard_autograde_copies,
                                   ignore_names, walk_plain)
-from puzzlekit.proctree import descendants, kill_tree
+from puzzlekit.proctree import alive, descendants, kill_tree
 
 SECRET = b"the instructor's secret\n"
 
@@ -227,13 +227,6 @@ time.sleep(600)
 """
 
 
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
-
 
 def test_kill_tree_finds_a_double_forked_process_in_its_own_session():
     proc = subprocess.Popen([sys.executable, "-c", ESCAPE], stdout=subprocess.PIPE,
@@ -248,9 +241,9 @@ def test_kill_tree_finds_a_double_forked_process_in_its_own_session():
         assert kill_tree(proc.pid) >= 2
         proc.wait(timeout=30)
         deadline = time.monotonic() + 30
-        while _alive(escaped) and time.monotonic() < deadline:
+        while alive(escaped) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert not _alive(escaped)
+        assert not alive(escaped)
     finally:
         if proc.poll() is None:
             proc.kill()

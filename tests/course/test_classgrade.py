@@ -21,6 +21,8 @@ from typing import Any
 import nbformat
 import pytest
 
+from puzzlekit.proctree import alive
+
 import classgrade_course as cc
 
 REPO = Path(__file__).resolve().parents[2]
@@ -155,13 +157,6 @@ HONEST = ("reference", "untouched", "late")
 JOB_TIMEOUT = 40
 
 
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
-
 
 def _assert_hung_ones_reported_and_gone(root: Path, serial: dict[str, Any], crash_dir: Path,
                                         failed: dict[str, str]) -> None:
@@ -175,9 +170,9 @@ def _assert_hung_ones_reported_and_gone(root: Path, serial: dict[str, Any], cras
         pids = [int(p) for p in (crash_dir / f"hung-{student}.pids").read_text().split()]
         assert len(pids) >= 3
         deadline = time.monotonic() + 30
-        while any(_alive(p) for p in pids) and time.monotonic() < deadline:
+        while any(alive(p) for p in pids) and time.monotonic() < deadline:
             time.sleep(0.2)
-        assert not any(_alive(p) for p in pids), student
+        assert not any(alive(p) for p in pids), student
     state = cc.gradebook_state(root, A)
     for student in HONEST:
         assert state[student] == serial[student], student
