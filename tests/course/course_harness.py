@@ -395,7 +395,7 @@ def build_course(root: Path) -> Course:
             a.attacks[student] = expectation
         students = only_some(students)
         a.attacks = {s: e for s, e in a.attacks.items() if s in students}
-        a.expected = {s: e for s, e in a.expected.items() if s in students}
+        a.loses = {s: e for s, e in a.loses.items() if s in students}
         a.hostile = {s: e for s, e in a.hostile.items() if s in students}
         for student, nb in students.items():
             folder = root / "submitted" / student / name
