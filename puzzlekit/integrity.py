@@ -1656,8 +1656,17 @@ def _exercise(source_nb: Mapping[str, Any]) -> _Exercise:
     if exercise is None:
         if len(_EXERCISES) >= 16:
             _EXERCISES.clear()
-        exercise = _EXERCISES[key] = _Exercise(source_nb)
+        exercise = _EXERCISES[key] = _Exercise(_as_generated(source_nb))
     return exercise
+
+
+def _as_generated(source_nb: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The source notebook as generate makes it for students (`puzzlekit.authoring`: the
+    score table, the points notes, the reporting lines): what a locked cell must match."""
+    import nbformat
+
+    from .authoring import with_kit_lines
+    return dict(with_kit_lines(nbformat.reads(json.dumps(source_nb), as_version=4)))
 
 
 _EXERCISES: dict[tuple[tuple[str, str, str], ...], _Exercise] = {}   # read-only once built

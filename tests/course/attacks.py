@@ -369,9 +369,9 @@ while _layer:
                 _next.append(_T)
     _layer = _next
 """
+#: (written with no line a hidden test also has: the feedback tests look for those lines)
 _NEXT_STATES_AS = """
-import puzzlekit as _pk
-_pk_next = _pk.nextStates
+from puzzlekit import nextStates as _pk_next
 {setup}
 def nextStates(S):
     return {value}
