@@ -15,14 +15,19 @@ from nbgrader.preprocessors import GetGrades, LockCells
 from puzzlekit.author_check import ModelSolutionCheck
 from puzzlekit.authoring import KitAuthoring, RefuseStaleTests
 from puzzlekit.autograde import with_walled_execute
-from puzzlekit.course_setup import environment_first_on_path, exchange_root, repair_gradebook
+from puzzlekit.course_setup import course_settings, environment_first_on_path, repair_gradebook
 from puzzlekit.feedback import StripHiddenTests
 
 c = get_config()  # noqa: F821  (provided by nbgrader when it loads this file)
 
-c.CourseDirectory.course_id = "puzzlekit"
-# This folder is the course root, wherever nbgrader or JupyterLab was started from.
-c.CourseDirectory.root = os.path.dirname(os.path.abspath(__file__))
+# The course's id, folder and exchange come from one place, the environment (see
+# docs/instructors.md, "Running a term"): PUZZLEKIT_COURSE_ID (default "puzzlekit"),
+# PUZZLEKIT_COURSE_ROOT (default: this folder, wherever nbgrader or JupyterLab was started
+# from) and PUZZLEKIT_EXCHANGE (default /srv/nbgrader/exchange). A second course on the
+# same machine needs only another id: nbgrader keeps each course apart in the exchange.
+_course = course_settings(os.path.dirname(os.path.abspath(__file__)))
+c.CourseDirectory.course_id = _course.course_id
+c.CourseDirectory.root = _course.root
 
 # nbgrader runs its own programs (alembic) by name: find this environment's, whatever PATH
 # the caller has, and finish a gradebook that an earlier run without them left half made.
@@ -31,7 +36,7 @@ repair_gradebook(Path(c.CourseDirectory.root) / "gradebook.db")
 
 # The exchange (Release, Fetch, Submit, Collect) has one stated place, made once by
 # `sudo make exchange` with mode 1777; a release refuses, naming that command, if it is not.
-c.Exchange.root = exchange_root()
+c.Exchange.root = _course.exchange
 c.ExchangeFactory.release_assignment = "puzzlekit.course_setup.CheckedReleaseAssignment"
 # collect refuses a submission filed under another student's name (nbgrader only warns)
 c.ExchangeFactory.collect = "puzzlekit.collect.OwnerCheckedCollect"
