@@ -17,6 +17,7 @@ from puzzlekit.authoring import KitAuthoring, RefuseStaleTests
 from puzzlekit.autograde import with_walled_execute
 from puzzlekit.course_setup import course_settings, environment_first_on_path, repair_gradebook
 from puzzlekit.feedback import StripHiddenTests
+from puzzlekit.late import LateNote
 
 c = get_config()  # noqa: F821  (provided by nbgrader when it loads this file)
 
@@ -93,5 +94,17 @@ c.WalledExecute.time_scale = 1.0
 # A student who deleted a graded cell gets it back (and its tests run).
 c.OverwriteCells.add_missing_cells = True
 
+# Late work (docs/instructors.md, "Running a term"). Due dates: `nbgrader db assignment add
+# NAME --duedate=...`; extensions: `python -m puzzlekit extend ASSIGNMENT STUDENT --days N`.
+# The policy, applied alike by nbgrader autograde, the formgrader and puzzlekit grade:
+# "none" (no penalty), "zero" (a late notebook scores 0) or "per_day" (points_per_day for
+# each started day late, at most max_points; per notebook, never below 0).
+c.AssignLatePenalties.plugin_class = "puzzlekit.late.PerDayPenalty"
+c.LateSubmissionPlugin.penalty_method = "none"
+c.PerDayPenalty.points_per_day = 1.0
+c.PerDayPenalty.max_points = 5.0
+
 # Feedback never shows the hidden tests: neither their code nor tracebacks quoting them.
-c.GenerateFeedback.preprocessors = [GetGrades, StripHiddenTests, CSSHTMLHeaderPreprocessor]
+# A late submission's feedback starts with how late it was and what that cost.
+c.GenerateFeedback.preprocessors = [GetGrades, StripHiddenTests, LateNote,
+                                    CSSHTMLHeaderPreprocessor]

@@ -146,3 +146,125 @@ def test_two_courses_on_one_exchange_never_see_each_other(tmp_path):
             assert {a.name for a in gb.assignments} == {ASSIGNMENT}
     assert scores["ai-101"][0] == scores["ai-101"][1] > 0      # the finished notebook (its tests)
     assert scores["ai-202"][0] == 0                             # the blank one
+
+
+# ---------------------------------------------------------------------------
+# 2. Due dates, extensions, late work
+
+DUE = datetime.datetime(2026, 11, 2, 17, 0, tzinfo=datetime.timezone.utc)
+#: when each student handed in: on time, 26 h late, 26 h late with a 2-day extension
+HANDED_IN = {"ontime": DUE - datetime.timedelta(hours=1),
+             "late": DUE + datetime.timedelta(hours=26),
+             "extended": DUE + datetime.timedelta(hours=26)}
+PER_DAY = "--LateSubmissionPlugin.penalty_method=per_day"
+
+
+def puzzlekit(*args: str, cwd: Path, env: dict[str, str]) -> str:
+    done = subprocess.run([sys.executable, "-m", "puzzlekit", *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=600)
+    out = done.stdout + done.stderr
+    assert done.returncode == 0, f"python -m puzzlekit {' '.join(args)} failed:\n{out}"
+    return out
+
+
+def scores_and_penalties(course: Path, course_id: str) -> dict[str, tuple[float, float]]:
+    with gradebook(course, course_id) as gb:
+        return {s.student.id: (s.code_score, s.late_submission_penalty)
+                for s in gb.assignment_submissions(ASSIGNMENT) if s.timestamp}
+
+
+@pytest.fixture(scope="module")
+def late_course(tmp_path_factory) -> tuple[Path, dict[str, str]]:
+    """A course with a due date for assignment 01, three students who handed in the model
+    solution on time, 26 h late, and 26 h late with a 2-day extension."""
+    tmp = tmp_path_factory.mktemp("term")
+    course = copy_course(tmp / "term-101")
+    env = env_of(tmp, make_exchange(tmp / "exchange"), "term-101", "teacher")
+    for student in HANDED_IN:
+        nbgrader("db", "student", "add", student, cwd=course, env=env)
+    nbgrader("generate_assignment", ASSIGNMENT, cwd=course, env=env)
+    nbgrader("db", "assignment", "add", ASSIGNMENT, f"--duedate={DUE:%Y-%m-%d %H:%M:%S} UTC",
+             cwd=course, env=env)
+    for student, when in HANDED_IN.items():
+        folder = course / "submitted" / student / ASSIGNMENT
+        folder.mkdir(parents=True)
+        shutil.copy(course / "source" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb", folder)
+        # what nbgrader collect writes: the time the student submitted
+        (folder / "timestamp.txt").write_text(f"{when:%Y-%m-%d %H:%M:%S.%f} UTC")
+    out = puzzlekit("extend", ASSIGNMENT, "extended", "--days", "2", cwd=course, env=env)
+    assert "extension granted" in out and "+2 days" in out, out
+    return course, env
+
+
+def test_an_extension_is_recorded_in_the_gradebook(late_course):
+    course, env = late_course
+    out = puzzlekit("extend", "--list", cwd=course, env=env)
+    assert out.splitlines() == [f"{ASSIGNMENT}\textended\t+2 days\tdue 2026-11-04 17:00 UTC"]
+    with gradebook(course, "term-101") as gb:
+        sub = gb.find_submission(ASSIGNMENT, "extended")
+        assert sub.extension == datetime.timedelta(days=2)
+        assert sub.duedate == (DUE + datetime.timedelta(days=2)).replace(tzinfo=None)
+    done = subprocess.run([sys.executable, "-m", "puzzlekit", "extend", ASSIGNMENT, "nobody",
+                           "--days", "1"], cwd=course, env=env, capture_output=True, text=True)
+    assert done.returncode == 2 and "no student 'nobody'" in done.stderr, done.stderr
+    done = subprocess.run([sys.executable, "-m", "puzzlekit", "extend", "no-such", "late",
+                           "--days", "1"], cwd=course, env=env, capture_output=True, text=True)
+    assert done.returncode == 2 and "no assignment 'no-such'" in done.stderr, done.stderr
+
+
+def test_late_work_is_graded_alike_by_nbgrader_and_puzzlekit(late_course):
+    """The per-day policy (1 point per started day, at most 5): nbgrader autograde and
+    python -m puzzlekit grade, both given it as nbgrader's command-line option, leave the
+    same scores and penalties; the late student's feedback says what lateness cost."""
+    course, env = late_course
+    nbgrader("autograde", ASSIGNMENT, PER_DAY, cwd=course, env=env)
+    by_nbgrader = scores_and_penalties(course, "term-101")
+    full = by_nbgrader["ontime"][0]
+    assert full > 0
+    # on time: none; 26 h late: 2 started days, 2 points; extended past 26 h: none
+    assert by_nbgrader == {"ontime": (full, 0.0), "late": (full, 2.0),
+                           "extended": (full, 0.0)}, by_nbgrader
+
+    out = puzzlekit("grade", ASSIGNMENT, "--force", "--workers", "2", PER_DAY,
+                    cwd=course, env=env)
+    assert f"{ASSIGNMENT}: 3 graded" in out, out
+    assert scores_and_penalties(course, "term-101") == by_nbgrader
+
+    nbgrader("generate_feedback", ASSIGNMENT, cwd=course, env=env)
+    late = (course / "feedback" / "late" / ASSIGNMENT / f"{ASSIGNMENT}.html").read_text()
+    assert "Submitted 26 h late" in late and "−2 points" in late
+    assert "due Mon 02 Nov 2026 17:00 UTC" in late
+    assert "Late submission penalty (Score: -2.0)" in late        # nbgrader's own line
+    for student in ("ontime", "extended"):
+        html = (course / "feedback" / student / ASSIGNMENT / f"{ASSIGNMENT}.html").read_text()
+        assert " late**" not in html and "Submitted" not in html and "penalty (Score" not in html
+
+
+def test_puzzlekit_grade_takes_nbgrader_options(late_course):
+    """--LateSubmissionPlugin.penalty_method=zero reaches the grading: the late notebook
+    scores 0 (its penalty is its whole score), the others keep theirs."""
+    course, env = late_course
+    puzzlekit("grade", ASSIGNMENT, "--force", "--student", "late", "--student", "ontime",
+              "--LateSubmissionPlugin.penalty_method=zero", cwd=course, env=env)
+    got = scores_and_penalties(course, "term-101")
+    full = got["ontime"][0]
+    assert got["late"] == (full, full) and got["ontime"] == (full, 0.0)
+    done = subprocess.run([sys.executable, "-m", "puzzlekit", "grade", ASSIGNMENT, "--frobnicate"],
+                          cwd=course, env=env, capture_output=True, text=True)
+    assert done.returncode == 2 and "unrecognized arguments: --frobnicate" in done.stderr
+    assert "--Class.trait=value" in done.stderr
+
+
+def test_per_day_penalty_rule():
+    from puzzlekit.late import late_text, per_day_penalty
+    H = 3600.0
+    assert per_day_penalty(0, 1, 5, 10) == 0
+    assert per_day_penalty(1, 1, 5, 10) == 1            # a second late is a started day
+    assert per_day_penalty(24 * H, 1, 5, 10) == 1
+    assert per_day_penalty(26 * H, 1, 5, 10) == 2
+    assert per_day_penalty(30 * 24 * H, 1, 5, 10) == 5  # the cap
+    assert per_day_penalty(30 * 24 * H, 1, None, 3) == 3  # never more than the score
+    assert per_day_penalty(26 * H, 0.5, None, 10) == 1
+    assert [late_text(s) for s in (59, 26 * H, 50 * H, 72 * H)] == \
+        ["1 min", "26 h", "2 days 2 h", "3 days"]
+    assert late_text(86400) == "1 day"
