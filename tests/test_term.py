@@ -268,3 +268,16 @@ def test_per_day_penalty_rule():
     assert [late_text(s) for s in (59, 26 * H, 50 * H, 72 * H)] == \
         ["1 min", "26 h", "2 days 2 h", "3 days"]
     assert late_text(86400) == "1 day"
+
+
+def test_only_grade_takes_nbgrader_options(capsys):
+    from puzzlekit.cli import main
+    with pytest.raises(SystemExit) as e:
+        main(["solve", "board.txt", "--LateSubmissionPlugin.penalty_method=zero"])
+    assert e.value.code == 2
+    assert "unrecognized arguments: --LateSubmissionPlugin" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as e:
+        main(["grade", "01", "--LateSubmissionPlugin.penalty_method"])   # no value
+    assert e.value.code == 2 and "--Class.trait=value" in capsys.readouterr().err
+    assert main(["extend", "--course-root", "/nonexistent-course"]) == 2
+    assert "no course folder" in capsys.readouterr().err
