@@ -19,7 +19,8 @@ settings.load_profile("puzzlekit")
 #: The longest groups of tests, longest first (minutes on a 2-core machine): they start
 #: first, so that the short ones fill in around them and no worker is left with a long
 #: one at the end.
-LONGEST_FIRST = ("course", "test_classgrade", "test_hub", "test_guide", "test_browser_lab",
+LONGEST_FIRST = ("course", "test_classgrade", "test_hub", "test_guide", "test_term",
+                 "test_term_guide", "test_browser_lab",
                  "test_browser_notebook7", "test_browser_student", "test_formgrader_autograde",
                  "test_autograde", "test_demos", "test_wall")
 

@@ -255,6 +255,27 @@ def test_puzzlekit_grade_takes_nbgrader_options(late_course):
     assert "--Class.trait=value" in done.stderr
 
 
+def test_the_formgraders_autograde_applies_the_course_policy(late_course, monkeypatch):
+    """The formgrader's Autograde button calls NbGraderAPI.autograde with the course's
+    config: a policy set in the config (here per_day, as the guide's line sets it)
+    applies there as in the two commands (after the run with zero above, the late
+    notebook is back to its 2-point penalty)."""
+    from nbgrader.apps import NbGraderAPI
+    from nbgrader.coursedir import CourseDirectory
+    from traitlets.config.loader import PyFileConfigLoader
+    course, env = late_course
+    for name in ("PUZZLEKIT_COURSE_ID", "PUZZLEKIT_EXCHANGE", "PATH"):
+        monkeypatch.setenv(name, env[name])
+    monkeypatch.chdir(course)
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(course)).load_config()
+    config.LateSubmissionPlugin.penalty_method = "per_day"
+    api = NbGraderAPI(coursedir=CourseDirectory(config=config), config=config)
+    result = api.autograde(ASSIGNMENT, "late", force=True, create=True)
+    assert result["success"], result
+    got = scores_and_penalties(course, "term-101")
+    assert got["late"] == (got["ontime"][0], 2.0), got
+
+
 def test_per_day_penalty_rule():
     from puzzlekit.late import late_text, per_day_penalty
     H = 3600.0
