@@ -17,9 +17,11 @@ thousands separator ("21", "21.5"). Each file is UTF-8 with a header row.
 The formats (their public documentation):
 
 - **Canvas** (Instructure's Gradebook import, Grades > Import; the format is that of
-  Canvas's own Gradebook export, see "How do I import grades in the Gradebook?" in the
-  Canvas Instructor Guide, and e.g. Ohio State's guide
-  https://teaching.resources.osu.edu/toolsets/carmencanvas/guides/calculating-final-grades/import-csv-file-carmen-grades):
+  Canvas's own Gradebook export, "How do I import grades in the Gradebook?" in the Canvas
+  Instructor Guide; as described by Ohio State's guide
+  https://teaching.resources.osu.edu/toolsets/carmencanvas/guides/calculating-final-grades/import-csv-file-carmen-grades
+  and VCU's https://ts.vcu.edu/askit/teaching-and-learning/canvas/faculty/grading-faculty/gradebook-action-menu-faculty/;
+  not tried against a live Canvas):
   the columns ``Student`` ("Last, First"), ``ID`` (Canvas's user id), ``SIS User ID``,
   ``SIS Login ID``, ``Section``, then one column per assignment; Canvas matches a row by
   one of Student name, ID or SIS User ID, with the SIS Login ID; a column whose name is
