@@ -16,6 +16,7 @@ from puzzlekit.author_check import ModelSolutionCheck
 from puzzlekit.authoring import KitAuthoring, RefuseStaleTests
 from puzzlekit.autograde import with_walled_execute
 from puzzlekit.course_setup import course_settings, environment_first_on_path, repair_gradebook
+from puzzlekit.errors import PuzzleError
 from puzzlekit.feedback import StripHiddenTests
 from puzzlekit.late import LateNote
 
@@ -26,7 +27,12 @@ c = get_config()  # noqa: F821  (provided by nbgrader when it loads this file)
 # PUZZLEKIT_COURSE_ROOT (default: this folder, wherever nbgrader or JupyterLab was started
 # from) and PUZZLEKIT_EXCHANGE (default /srv/nbgrader/exchange). A second course on the
 # same machine needs only another id: nbgrader keeps each course apart in the exchange.
-_course = course_settings(os.path.dirname(os.path.abspath(__file__)))
+# A wrong value stops nbgrader (SystemExit): traitlets would log any other error and go on
+# without this file, that is without the wall.
+try:
+    _course = course_settings(os.path.dirname(os.path.abspath(__file__)))
+except PuzzleError as _error:
+    raise SystemExit(f"puzzlekit: {_error}") from None
 c.CourseDirectory.course_id = _course.course_id
 c.CourseDirectory.root = _course.root
 

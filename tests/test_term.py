@@ -91,6 +91,18 @@ def test_course_settings_come_from_the_environment(monkeypatch, tmp_path):
             course_settings(tmp_path)
 
 
+def test_a_wrong_course_id_stops_nbgrader(tmp_path):
+    """traitlets logs an error in a config file and goes on without it (without the wall):
+    a course id nbgrader cannot use stops the command instead, naming the variable."""
+    course = copy_course(tmp_path / "course")
+    env = env_of(tmp_path, tmp_path / "exchange", "ai 101/x", "teacher")
+    done = subprocess.run([str(VENV_BIN / "nbgrader"), "db", "student", "list"], cwd=course,
+                          env=env, capture_output=True, text=True, timeout=300)
+    assert done.returncode != 0
+    assert "PUZZLEKIT_COURSE_ID='ai 101/x' is not a course id" in done.stderr, done.stderr
+    assert not (course / "gradebook.db").exists()
+
+
 def test_two_courses_on_one_exchange_never_see_each_other(tmp_path):
     """Two copies of the course, ids ai-101 and ai-202, one exchange, the same assignment
     name in both, and a student taking both courses (nbgrader names a submission after its
