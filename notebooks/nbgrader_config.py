@@ -15,15 +15,27 @@ from nbgrader.preprocessors import GetGrades, LockCells
 from puzzlekit.author_check import ModelSolutionCheck
 from puzzlekit.authoring import KitAuthoring, RefuseStaleTests
 from puzzlekit.autograde import with_walled_execute
-from puzzlekit.course_setup import environment_first_on_path, exchange_root, repair_gradebook
+from puzzlekit.course_setup import course_settings, environment_first_on_path, repair_gradebook
+from puzzlekit.errors import PuzzleError
 from puzzlekit.feedback import StripHiddenTests
+from puzzlekit.late import LateNote
 from puzzlekit.plainfiles import guard_autograde_copies
 
 c = get_config()  # noqa: F821  (provided by nbgrader when it loads this file)
 
-c.CourseDirectory.course_id = "puzzlekit"
-# This folder is the course root, wherever nbgrader or JupyterLab was started from.
-c.CourseDirectory.root = os.path.dirname(os.path.abspath(__file__))
+# The course's id, folder and exchange come from one place, the environment (see
+# docs/instructors.md, "Running a term"): PUZZLEKIT_COURSE_ID (default "puzzlekit"),
+# PUZZLEKIT_COURSE_ROOT (default: this folder, wherever nbgrader or JupyterLab was started
+# from) and PUZZLEKIT_EXCHANGE (default /srv/nbgrader/exchange). A second course on the
+# same machine needs only another id: nbgrader keeps each course apart in the exchange.
+# A wrong value stops nbgrader (SystemExit): traitlets would log any other error and go on
+# without this file, that is without the wall.
+try:
+    _course = course_settings(os.path.dirname(os.path.abspath(__file__)))
+except PuzzleError as _error:
+    raise SystemExit(f"puzzlekit: {_error}") from None
+c.CourseDirectory.course_id = _course.course_id
+c.CourseDirectory.root = _course.root
 
 # nbgrader runs its own programs (alembic) by name: find this environment's, whatever PATH
 # the caller has, and finish a gradebook that an earlier run without them left half made.
@@ -32,7 +44,7 @@ repair_gradebook(Path(c.CourseDirectory.root) / "gradebook.db")
 
 # The exchange (Release, Fetch, Submit, Collect) has one stated place, made once by
 # `sudo make exchange` with mode 1777; a release refuses, naming that command, if it is not.
-c.Exchange.root = exchange_root()
+c.Exchange.root = _course.exchange
 c.ExchangeFactory.release_assignment = "puzzlekit.course_setup.CheckedReleaseAssignment"
 # collect refuses a submission filed under another student's name (nbgrader only warns)
 # and copies plain files only: links, FIFOs and devices are left out, never followed
@@ -101,8 +113,20 @@ c.WalledExecute.time_scale = 1.0
 # A student who deleted a graded cell gets it back (and its tests run).
 c.OverwriteCells.add_missing_cells = True
 
+# Late work (docs/instructors.md, "Running a term"). Due dates: `nbgrader db assignment add
+# NAME --duedate=...`; extensions: `python -m puzzlekit extend ASSIGNMENT STUDENT --days N`.
+# The policy, applied alike by nbgrader autograde, the formgrader and puzzlekit grade:
+# "none" (no penalty), "zero" (a late notebook scores 0) or "per_day" (points_per_day for
+# each started day late, at most max_points; per notebook, never below 0).
+c.AssignLatePenalties.plugin_class = "puzzlekit.late.PerDayPenalty"
+c.LateSubmissionPlugin.penalty_method = "none"
+c.PerDayPenalty.points_per_day = 1.0
+c.PerDayPenalty.max_points = 5.0
+
 # Feedback never shows the hidden tests: neither their code nor tracebacks quoting them.
-c.GenerateFeedback.preprocessors = [GetGrades, StripHiddenTests, CSSHTMLHeaderPreprocessor]
+# A late submission's feedback starts with how late it was and what that cost.
+c.GenerateFeedback.preprocessors = [GetGrades, StripHiddenTests, LateNote,
+                                    CSSHTMLHeaderPreprocessor]
 
 # Outputs are data, never code (docs/instructors.md, "The wall"): the autograde steps above
 # sanitise what the student's cells displayed (puzzlekit.sanitize.SanitizeOutputs, after

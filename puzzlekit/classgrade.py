@@ -110,9 +110,11 @@ class GradeReport:
 
 # ------------------------------------------------------------------------------ course
 
-def course_config(course_root: str | os.PathLike[str] = ".") -> Any:
+def course_config(course_root: str | os.PathLike[str] = ".",
+                  options: Sequence[str] = ()) -> Any:
     """The course's nbgrader config, loaded as nbgrader's own commands load it when run
-    from `course_root` (``nbgrader_config.py`` there, plus the user's and system ones)."""
+    from `course_root` (``nbgrader_config.py`` there, plus the user's and system ones),
+    with nbgrader's command-line `options` on top (``--Class.trait=value``)."""
     from nbgrader.apps.autogradeapp import AutogradeApp
     root = Path(course_root).resolve()
     if not root.is_dir():
@@ -122,7 +124,7 @@ def course_config(course_root: str | os.PathLike[str] = ".") -> Any:
     try:
         app = AutogradeApp()
         app.log.setLevel(logging.ERROR)
-        app.initialize([])
+        app.initialize(list(options))
         config = app.config
         if "root" not in config.get("CourseDirectory", {}):
             config.CourseDirectory.root = str(root)

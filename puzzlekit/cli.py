@@ -8,6 +8,9 @@
     python -m puzzlekit integrity 02-uninformed-search --course-root notebooks
     python -m puzzlekit grade 02-uninformed-search --course-root notebooks --workers 4
     python -m puzzlekit check-tests 03-informed-search --course-root notebooks
+    python -m puzzlekit grade 01-states-and-moves --LateSubmissionPlugin.penalty_method=zero
+    python -m puzzlekit extend 01-states-and-moves alice --days 2
+    python -m puzzlekit extend --list
 
 `solve` prints every board of a minimum solution, a blank line between boards, then
 ``Minimum number of moves = N``; an unsolvable board prints ``No solution possible``.
@@ -18,6 +21,11 @@
 `grade` autogrades every collected submission not graded yet, in parallel (local worker
 processes or a Dask scheduler), into nbgrader's gradebook (see `puzzlekit.classgrade`);
 exit 1 if a submission could not be graded, 130 when interrupted (run it again to go on).
+It takes nbgrader's own options (``--Class.trait=value``, as ``nbgrader autograde`` does)
+and grades with them on top of the course's config.
+
+`extend` gives a student more time for one assignment, recorded in the gradebook with
+nbgrader's ``Gradebook.grant_extension`` (see `puzzlekit.late`); `--list` lists them.
 
 `check-tests` grades the model solution of an assignment's source as a submission is
 graded and lists each test cell's points (see `puzzlekit.author_check`); exit 1 when a
@@ -32,6 +40,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -47,6 +56,8 @@ from .text import board_str
 EXIT_OK, EXIT_WRONG, EXIT_BAD_INPUT, EXIT_BUDGET = 0, 1, 2, 3
 
 ALGORITHM_NAMES = tuple(ALGORITHMS)
+#: nbgrader's (traitlets') command-line config: --Class.trait=value
+NBGRADER_OPTION = re.compile(r"--[A-Za-z_]\w*(\.[A-Za-z_]\w*)+=.*", re.S)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -73,6 +84,16 @@ def _positive_float(text: str) -> float:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
     if not x > 0:
         raise argparse.ArgumentTypeError(f"{text} is not positive")
+    return x
+
+
+def _non_negative_float(text: str) -> float:
+    try:
+        x = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not x >= 0:
+        raise argparse.ArgumentTypeError(f"{text} is negative")
     return x
 
 
@@ -138,6 +159,16 @@ def build_parser() -> argparse.ArgumentParser:
                    help="with --watch: seconds between two collects (default 30)")
     g.add_argument("--feedback", action="store_true",
                    help="with --watch: also generate and release the feedback")
+    e = sub.add_parser("extend", help="give a student more time for an assignment (in the "
+                       "gradebook); --list shows every extension")
+    e.add_argument("assignment", nargs="?", help="an assignment in the gradebook")
+    e.add_argument("student", nargs="?", help="a student id in the gradebook")
+    e.add_argument("--hours", type=_non_negative_float, default=0.0,
+                   help="hours more (with --days: added)")
+    e.add_argument("--days", type=_non_negative_float, default=0.0, help="days more")
+    e.add_argument("--list", action="store_true", help="list every extension")
+    e.add_argument("--course-root", default=".", metavar="DIR",
+                   help="the nbgrader course root (default: the current directory)")
     t = sub.add_parser("check-tests", help="grade the model solution of an assignment's "
                        "source, as generate_assignment does before it releases")
     t.add_argument("assignment", help="an assignment of DIR/source/")
@@ -195,7 +226,7 @@ def _integrity(args: argparse.Namespace) -> int:
 
 
 def _grade(args: argparse.Namespace) -> int:
-    from .classgrade import grade_class, print_report, watch
+    from .classgrade import course_config, grade_class, print_report, watch
     if args.workers == 0:
         raise PuzzleError("--workers must be at least 1")
     if args.feedback and not args.watch:
@@ -208,16 +239,17 @@ def _grade(args: argparse.Namespace) -> int:
     log.addHandler(handler)
     log.setLevel(logging.WARNING)     # nbgrader's converters log every file at INFO
     log.propagate = False
+    config = course_config(args.course_root, args.nbgrader_options)
     try:
         if args.watch:
             watch(args.assignment, args.course_root, interval=args.interval,
-                  feedback=args.feedback, workers=args.workers, dask=args.dask,
+                  feedback=args.feedback, workers=args.workers, dask=args.dask, config=config,
                   progress="log" if args.progress == "auto" else args.progress, log=log,
                   job_timeout=args.job_timeout)
             return EXIT_OK
         report = grade_class(args.assignment, args.course_root, force=args.force,
                              workers=args.workers, dask=args.dask, students=args.student,
-                             progress=args.progress, log=log,
+                             progress=args.progress, config=config, log=log,
                              job_timeout=args.job_timeout)
     finally:
         log.removeHandler(handler)
@@ -225,6 +257,31 @@ def _grade(args: argparse.Namespace) -> int:
     if report.interrupted:
         return 130
     return EXIT_OK if report.ok else EXIT_WRONG
+
+
+def _extend(args: argparse.Namespace) -> int:
+    from .classgrade import course_config
+    from .late import extensions, grant_extension
+    config = course_config(args.course_root)
+    if args.list:
+        if args.assignment or args.student:
+            raise PuzzleError("--list lists every extension: give no assignment or student")
+        found = extensions(config)
+        for ext in found:
+            print(ext.line())
+        if not found:
+            print("no extensions")
+        return EXIT_OK
+    if not (args.assignment and args.student):
+        raise PuzzleError("give an assignment and a student (or --list), e.g. "
+                          "extend 01-states-and-moves alice --days 2")
+    ext = grant_extension(config, args.assignment, args.student, hours=args.hours,
+                          days=args.days)
+    if ext.extension:
+        print(f"extension granted: {ext.line()}")
+    else:
+        print(f"no extension for {args.student} on {args.assignment} any more")
+    return EXIT_OK
 
 
 def _check_tests(args: argparse.Namespace) -> int:
@@ -252,9 +309,17 @@ def _check_tests(args: argparse.Namespace) -> int:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (see the module docstring)."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args, extra = parser.parse_known_args(argv)
+    # `grade` takes nbgrader's own options, as nbgrader autograde does
+    wrong = [a for a in extra if args.command != "grade" or not NBGRADER_OPTION.fullmatch(a)]
+    if wrong:
+        hint = (" (nbgrader's options are written --Class.trait=value)"
+                if args.command == "grade" else "")
+        parser.error(f"unrecognized arguments: {' '.join(wrong)}{hint}")
+    args.nbgrader_options = extra
     command = {"solve": _solve, "check": _check, "scramble": _scramble,
-               "integrity": _integrity, "grade": _grade,
+               "integrity": _integrity, "grade": _grade, "extend": _extend,
                "check-tests": _check_tests}[args.command]
     try:
         return command(args)

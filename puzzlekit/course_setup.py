@@ -8,8 +8,13 @@ loads it, so that every nbgrader command started from the course works whoever s
   half way and leaves a gradebook without its version table. `environment_first_on_path`
   puts the running Python's `bin/` first, and `repair_gradebook` finishes a gradebook that
   an older run left half made.
-- The exchange (where *Release* puts assignments and students' *Submit* puts their work) has
-  one stated place, `/srv/nbgrader/exchange` unless `PUZZLEKIT_EXCHANGE` says otherwise.
+- The course's id, its folder and the exchange (where *Release* puts assignments and
+  students' *Submit* puts their work) come from one place, `course_settings`: the
+  environment variables `PUZZLEKIT_COURSE_ID` (default ``puzzlekit``),
+  `PUZZLEKIT_COURSE_ROOT` (default: the folder of the course's ``nbgrader_config.py``) and
+  `PUZZLEKIT_EXCHANGE` (default ``/srv/nbgrader/exchange``). Two courses on one machine
+  differ in their id (nbgrader keeps each course's assignments and submissions under
+  ``<exchange>/<course id>/``) or in their exchange; nothing else is hard-coded.
   nbgrader would create a missing one silently, world-writable, as whoever released first;
   `CheckedReleaseAssignment` refuses instead and names the one command that makes it.
 """
@@ -18,14 +23,22 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import sqlite3
 import stat
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .errors import PuzzleError
+
 #: Where the course's exchange lives unless PUZZLEKIT_EXCHANGE names another place.
 DEFAULT_EXCHANGE = "/srv/nbgrader/exchange"
+#: The course's id unless PUZZLEKIT_COURSE_ID names another.
+DEFAULT_COURSE_ID = "puzzlekit"
+#: What nbgrader accepts as a course id (a folder name in the exchange, a JupyterHub group).
+COURSE_ID_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 #: Everyone may create entries, nobody may delete another's (the sticky bit, as /tmp).
 EXCHANGE_MODE = 0o1777
 MAKE_EXCHANGE = "sudo make exchange"
@@ -85,6 +98,31 @@ def repair_gradebook(db: Path) -> bool:
 def exchange_root() -> str:
     """The exchange folder of this course: PUZZLEKIT_EXCHANGE, or /srv/nbgrader/exchange."""
     return os.environ.get("PUZZLEKIT_EXCHANGE") or DEFAULT_EXCHANGE
+
+
+@dataclass(frozen=True)
+class CourseSettings:
+    """Where a course lives: its id, its folder (the nbgrader course root), its exchange."""
+    course_id: str
+    root: str
+    exchange: str
+
+
+def course_settings(config_folder: str | os.PathLike[str]) -> CourseSettings:
+    """The course's id, folder and exchange, from the environment (the one place an
+    instructor sets them), with the defaults ``puzzlekit``, `config_folder` (the folder
+    of the course's ``nbgrader_config.py``) and ``/srv/nbgrader/exchange``.
+
+    A course id nbgrader cannot use as a folder name is refused with a PuzzleError.
+    """
+    course_id = os.environ.get("PUZZLEKIT_COURSE_ID") or DEFAULT_COURSE_ID
+    if not COURSE_ID_PATTERN.fullmatch(course_id):
+        raise PuzzleError(f"PUZZLEKIT_COURSE_ID={course_id!r} is not a course id: use letters, "
+                          f"digits, '-', '_' and '.' (at most 64, starting with a letter or "
+                          f"digit), e.g. 'ai-101'")
+    root = os.environ.get("PUZZLEKIT_COURSE_ROOT") or os.fspath(config_folder)
+    root = os.path.abspath(os.path.expanduser(root))
+    return CourseSettings(course_id=course_id, root=root, exchange=exchange_root())
 
 
 def exchange_problem(root: str | os.PathLike[str]) -> str | None:

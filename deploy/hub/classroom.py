@@ -352,7 +352,7 @@ def setup(*, env: str, state: str, roster: str, course_source: str, exchange: st
 
     write_role_configs(state_dir, course_id, str(course_root), str(ex))
     import_students(env, instructor, course_root, str(ex),
-                    [p for p in people if p.role == "student"])
+                    [p for p in people if p.role == "student"], course_id=course_id)
     settings = Settings(
         env=str(Path(env).resolve()), state=str(state_dir.resolve()), exchange=str(ex),
         course_id=course_id, course_root=str(course_root), instructor=instructor,
@@ -364,7 +364,7 @@ def setup(*, env: str, state: str, roster: str, course_source: str, exchange: st
 
 
 def import_students(env: str, instructor: str, course_root: Path, exchange: str,
-                    students: list[Person]) -> None:
+                    students: list[Person], course_id: str = "puzzlekit") -> None:
     """Put the roster's students, with their names, into the course's gradebook (run as
     the instructor, as `nbgrader db student import` from the course root)."""
     if not students:
@@ -377,7 +377,8 @@ def import_students(env: str, instructor: str, course_root: Path, exchange: str,
         w.writerows([p.username, p.first_name, p.last_name, p.email] for p in students)
     os.chown(roster, pw.pw_uid, pw.pw_gid)
     envvars = {"HOME": pw.pw_dir, "USER": instructor, "LANG": "C.UTF-8",
-               "PATH": f"{env}/bin:/usr/bin:/bin", "PUZZLEKIT_EXCHANGE": exchange}
+               "PATH": f"{env}/bin:/usr/bin:/bin", "PUZZLEKIT_EXCHANGE": exchange,
+               "PUZZLEKIT_COURSE_ID": course_id}
     try:
         done = subprocess.run([system_tool("runuser"), "-u", instructor, "--", "env", "-i",
                                *(f"{k}={v}" for k, v in envvars.items()),

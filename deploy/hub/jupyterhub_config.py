@@ -59,6 +59,8 @@ class ClassSpawner(LocalProcessSpawner):
             "PATH": f"{env / 'bin'}:/usr/local/bin:/usr/bin:/bin",
             "JUPYTER_CONFIG_PATH": s.config_dir(self.user.name),
             "PUZZLEKIT_EXCHANGE": s.exchange,
+            # the course's nbgrader_config.py takes its id from here (course_settings)
+            "PUZZLEKIT_COURSE_ID": s.course_id,
         })
         return e
 
