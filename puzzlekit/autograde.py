@@ -409,6 +409,7 @@ class WalledExecute(Execute):
             cell.outputs = [nbformat.from_dict(o) for o in
                             self.judge.run_test(cell.source, self._count)]
             cell.execution_count = self._count
+            self._fresh_memory()
             return cell, resources
         if self._gave_up:
             cell.outputs = [error_output("KernelDied", NOT_RUN.format(restarts=self._restarts))]
@@ -459,13 +460,28 @@ class WalledExecute(Execute):
                 output.traceback = list(output.get("traceback", []))[:-1] + [
                     error_line(output.get("ename", "Error"), words)]
         self.judge.kernel_changed()
+        if not fatal and any(o.get("ename") == "MemoryError" for o in cell.outputs
+                             if o.output_type == "error"):
+            fatal = True        # not replayed: it would use the fresh kernel's memory up
+            self.judge.memory_exhausted = True
         if not fatal:
             self._replay.append(cell.source)
+        self._fresh_memory()
         if self.judge_tests and is_given_cell(cell):
             self.judge.run_given(cell.source, self._count)
         return cell, resources
 
     # -- the kernel --------------------------------------------------------------------
+
+    def _fresh_memory(self) -> None:
+        """After a MemoryError, a fresh kernel (the cells before replayed): memory that a
+        runaway search left allocated must not cost the next tests (an honest search
+        in a later cell ran out of memory behind one that did not keep a visited set)."""
+        if not getattr(self.judge, "memory_exhausted", False) or self._gave_up:
+            return
+        self.judge.memory_exhausted = False
+        self.log.info("A cell ran out of memory: restarting the kernel before the next cell")
+        self._recover()
 
     def _set_count(self, n: int) -> None:
         """Number the next kernel cell `n`, so that tracebacks name the right cell."""

@@ -693,6 +693,7 @@ class _Exercise:
     def __init__(self, source_nb: Mapping[str, Any]) -> None:
         cells = [c for c in source_nb.get("cells", []) if c.get("cell_type") == "code"]
         self.locked: dict[str, str] = {}          # grade id -> source of a locked code cell
+        self.generated: dict[str, str] = {}       # the same, as generate writes it
         self.solution_ids: set[str] = set()
         self.solution_names: set[str] = set()
         self.locked_ident: dict[str, set[str]] = {}   # name -> what locked cells bind to it
@@ -1656,17 +1657,21 @@ def _exercise(source_nb: Mapping[str, Any]) -> _Exercise:
     if exercise is None:
         if len(_EXERCISES) >= 16:
             _EXERCISES.clear()
-        exercise = _EXERCISES[key] = _Exercise(_as_generated(source_nb))
+        exercise = _EXERCISES[key] = _Exercise(source_nb)
+        exercise.generated = _generated_locked(source_nb)
     return exercise
 
 
-def _as_generated(source_nb: Mapping[str, Any]) -> Mapping[str, Any]:
-    """The source notebook as generate makes it for students (`puzzlekit.authoring`: the
-    score table, the points notes, the reporting lines): what a locked cell must match."""
+def _generated_locked(source_nb: Mapping[str, Any]) -> dict[str, str]:
+    """grade id -> source of each locked code cell as generate writes it for students
+    (`puzzlekit.authoring` derives the score table and the reporting lines): a submitted
+    locked cell may match that or the source itself."""
     import nbformat
 
     from .authoring import with_kit_lines
-    return dict(with_kit_lines(nbformat.reads(json.dumps(source_nb), as_version=4)))
+    nb = with_kit_lines(nbformat.reads(json.dumps(source_nb), as_version=4))
+    return {str(_meta(c).get("grade_id")): _source_text(c) for c in nb.cells
+            if c.get("cell_type") == "code" and _is_locked(c) and _meta(c).get("grade_id")}
 
 
 _EXERCISES: dict[tuple[tuple[str, str, str], ...], _Exercise] = {}   # read-only once built
@@ -1682,7 +1687,8 @@ def _scan(submitted_nb: Mapping[str, Any], ex: _Exercise, student: str, assignme
         submitted = _source_text(raw)
         if role == "locked" and _MISSING in submitted.split("\n", 1)[0]:
             _deleted_locked(scan, gid, text, index)     # nbgrader added it back
-        elif role == "locked" and _normalized(submitted) != _normalized(text):
+        elif role == "locked" and _normalized(submitted) not in (
+                _normalized(text), _normalized(ex.generated.get(gid, text))):
             _edited_locked(scan, cells[-1][0], submitted, text)
     present = {c.grade_id for c, _ in cells}
     for gid, text in ex.locked.items():

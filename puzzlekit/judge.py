@@ -391,6 +391,8 @@ class Judge:
         self._deadline: float | None = None
         self._html: list[str] = []
         self._synced_random: Any = None   # the state the kernel's `random` has, if known
+        #: a call ran out of memory in the kernel: start a fresh one before the next cell
+        self.memory_exhausted = False
 
     # -- the cells -----------------------------------------------------------------
 
@@ -661,6 +663,10 @@ class Judge:
             return AssertionError(f"{name} failed in your kernel")
         ename, evalue = str(error.get("ename", "Exception")), str(error.get("evalue", ""))
         limit = explain_limit(ename, evalue, self.limits)
+        if ename == "MemoryError":
+            # the kernel's memory may stay used up after this call: the executor starts
+            # a fresh kernel before the next cell (`memory_exhausted`)
+            self.memory_exhausted = True
         if ename == "NotImplementedError" and not evalue:
             evalue = NOT_WRITTEN.format(name=f"`{name}`")
         elif limit is not None:
