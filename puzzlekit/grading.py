@@ -41,7 +41,7 @@ from .errors import PuzzleError
 from .formats import as_state
 from .heuristics import manhattan
 from .instrument import ExpansionLimit, Recorder, counted
-from .judge import current_judge
+from .judge import KernelStopped, current_judge
 from .messages import NO_RETURN, PartlyRight, install, note, notes, partly, passed, summary
 from .moves import check_solution, moves_to_path
 from .text import board_str
@@ -563,13 +563,13 @@ def run_with_timeout(seconds: float, func: Callable[..., T], *args: Any, **kwarg
         message += "\nwhy (seen on an easier board): " + "; ".join(found)
     try:
         return _within(seconds, message, func, *args, **kwargs)
-    except MemoryError as e:
-        # a search that keeps too many boards may hit the memory limit before the time
-        # limit (which comes first depends on the machine): the same diagnosis is the why
+    except (MemoryError, KernelStopped) as e:
+        # a search that keeps too many boards may hit the memory limit (or have its kernel
+        # stopped for it) before the time limit: which comes first depends on the machine,
+        # and the same diagnosis is the why
         if not found:
             raise
-        raise MemoryError(f"{e}\nwhy (seen on an easier board): {'; '.join(found)}") \
-            from None
+        raise type(e)(f"{e}\nwhy (seen on an easier board): {'; '.join(found)}") from None
 
 
 def _within(seconds: float, message: str, func: Callable[..., T], *args: Any,

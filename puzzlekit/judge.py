@@ -94,6 +94,10 @@ class Channel(Protocol):
         ...
 
 
+class KernelStopped(AssertionError):
+    """The student's kernel stopped during a call (it was restarted for the next tests)."""
+
+
 class CallTimeout(AssertionError):
     """A call into the student's code ran out of time (the kernel was interrupted)."""
 
@@ -598,7 +602,7 @@ class Judge:
             if fault.kind == "timeout":
                 raise CallTimeout(TOO_LONG.format(name=name, seconds=round(timeout, 1))) \
                     from None
-            raise AssertionError(KERNEL_DIED.format(name=name, memory=self.limits["memory"])) \
+            raise KernelStopped(KERNEL_DIED.format(name=name, memory=self.limits["memory"])) \
                 from None
         if type(reply) is dict and reply.get("too_big"):
             raise AssertionError(TOO_BIG.format(why=str(reply.get("fault", ""))[:200]))
