@@ -97,6 +97,11 @@ def _non_negative_float(text: str) -> float:
     return x
 
 
+def _course_root(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--course-root", default=".", metavar="DIR",
+                        help="the nbgrader course root (default: the current directory)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The `python -m puzzlekit` argument parser."""
     p = _Parser(prog="python -m puzzlekit",
@@ -125,8 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
     i = sub.add_parser("integrity", help="name the tricks submissions use to game the "
                        "autograder (CSV on stdout)")
     i.add_argument("assignment", help="an assignment of DIR/source/")
-    i.add_argument("--course-root", default=".", metavar="DIR",
-                   help="the nbgrader course root (default: the current directory)")
+    _course_root(i)
     i.add_argument("--autograded", action="store_true",
                    help="read DIR/autograded/ instead of DIR/submitted/")
     i.add_argument("--student", action="append", default=None, metavar="ID",
@@ -137,8 +141,7 @@ def build_parser() -> argparse.ArgumentParser:
     g = sub.add_parser("grade", help="autograde every collected submission of an "
                        "assignment in parallel, into nbgrader's gradebook")
     g.add_argument("assignment", help="an assignment of DIR/source/")
-    g.add_argument("--course-root", default=".", metavar="DIR",
-                   help="the nbgrader course root (default: the current directory)")
+    _course_root(g)
     where = g.add_mutually_exclusive_group()
     where.add_argument("--workers", type=_positive_int, default=None, metavar="N",
                        help="local worker processes (default: one per core)")
@@ -167,13 +170,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="hours more (with --days: added)")
     e.add_argument("--days", type=_non_negative_float, default=0.0, help="days more")
     e.add_argument("--list", action="store_true", help="list every extension")
-    e.add_argument("--course-root", default=".", metavar="DIR",
-                   help="the nbgrader course root (default: the current directory)")
+    _course_root(e)
     t = sub.add_parser("check-tests", help="grade the model solution of an assignment's "
                        "source, as generate_assignment does before it releases")
     t.add_argument("assignment", help="an assignment of DIR/source/")
-    t.add_argument("--course-root", default=".", metavar="DIR",
-                   help="the nbgrader course root (default: the current directory)")
+    _course_root(t)
     return p
 
 
