@@ -98,7 +98,22 @@ def _target(req: dict) -> Any:
 
 
 def _error(e: BaseException) -> dict[str, Any]:
-    """A student's exception as data: its name, message and the notebook's traceback."""
+    """A student's exception as data: its name, message and the notebook's traceback.
+
+    After a MemoryError the frames of the failed call still hold what filled the memory;
+    they are cleared first, or writing the report itself runs out of memory (a search
+    that kept every board stopped the kernel so, 2 runs in 2) and the grader hears only
+    that the kernel stopped, not that the student's code ran out of memory."""
+    if isinstance(e, MemoryError):
+        traceback.clear_frames(e.__traceback__)
+        try:
+            return _report(e)
+        except MemoryError:
+            return {"ename": "MemoryError", "evalue": "", "traceback": []}
+    return _report(e)
+
+
+def _report(e: BaseException) -> dict[str, Any]:
     lines: list[str]
     try:
         shell = _shell()

@@ -607,6 +607,9 @@ class Judge:
         if type(reply) is dict and reply.get("too_big"):
             raise AssertionError(TOO_BIG.format(why=str(reply.get("fault", ""))[:200]))
         if type(reply) is not dict or reply.get("ok") is not True:
+            if type(reply) is dict and str(reply.get("fault", "")).startswith("MemoryError"):
+                # the agent itself ran out of the memory the student's call left used
+                raise self.student_error({"ename": "MemoryError", "evalue": ""}, name)
             raise AssertionError(f"the grader could not run {name} in your kernel"
                                  f" ({str(reply.get('fault', 'no answer'))[:200]})")
         return reply

@@ -107,3 +107,40 @@ def test_a_reply_too_big_fails_its_test_with_a_clear_message(run):
                 max_reply_bytes=1_000_000)
     (name, value), = errors(cells[2])
     assert "too large or odd for the grader" in value and "2.86 MB" in value
+
+
+HOG = '''
+def hog():
+    """A "breadth-first" search of the 15-puzzle that takes the newest board (a stack):
+    it keeps every board it made, all still referenced when the memory runs out."""
+    board = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 0, 15]
+    parent, fringe = {tuple(board): None}, [board]
+    while fringe:
+        current = fringe.pop()
+        z = current.index(0)
+        for step in (-4, 4, -1, 1):
+            t = z + step
+            if 0 <= t < 16 and (step in (-4, 4) or t // 4 == z // 4):
+                new = list(current)
+                new[z], new[t] = new[t], 0
+                if tuple(new) not in parent:
+                    parent[tuple(new)] = tuple(current)
+                    fringe.append(new)
+'''
+
+
+def test_a_call_that_fills_the_memory_is_named_and_the_next_test_gets_a_fresh_kernel(run):
+    # The report of the MemoryError is written while the failed call's frames still hold
+    # the memory: the agent frees them first. Before it did, writing the report ran out
+    # of memory too and the kernel stopped (2 runs in 2): the test lost its diagnosis.
+    test = "from puzzlekit.grading import run_with_timeout\nrun_with_timeout(60, hog)"
+    honest = ("from puzzlekit.grading import run_with_timeout\n"
+              "assert run_with_timeout(60, lambda: len([[i] * 9 for i in range(1_500_000)]))"
+              " == 1_500_000")
+    cells = run(notebook(HOG, test, test, test, honest, tests=(1, 2, 3, 4)),
+                memory_limit="700M", timeout=120)
+    for outputs in cells[1:4]:
+        (name, value), = errors(outputs)
+        assert name == "MemoryError", (name, value)
+        assert "more memory than a graded notebook may (700M)" in value
+    assert errors(cells[4]) == []

@@ -286,6 +286,26 @@ class Course:
     hashes_after: dict[str, str] = field(default_factory=dict)
     planted: list[str] = field(default_factory=list)
 
+    def cell_errors(self, assignment: str, student: str, grade_ids: Any) -> str:
+        """What the autograded test cells `grade_ids` said (their errors and the kit's
+        notes), for a failing test's message: a score alone does not say why."""
+        a = self.assignments[assignment]
+        path = self.root / "autograded" / student / assignment / a.notebook
+        if not path.exists():
+            return f"(no autograded notebook at {path})"
+        lines = []
+        for cell in nbformat.read(path, as_version=4).cells:
+            grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+            if grade_id not in grade_ids:
+                continue
+            for o in cell.get("outputs", []):
+                if o.output_type == "error":
+                    lines.append(f"{grade_id}: {o.ename}: {o.evalue[:600]}")
+                elif o.output_type in ("stream", "execute_result", "display_data"):
+                    data = o.get("text") or o.get("data", {}).get("text/plain", "")
+                    lines.append(f"{grade_id}: {''.join(data)[:300]}")
+        return "\n".join(lines)
+
     def feedback_html(self, assignment: str, student: str) -> str:
         a = self.assignments[assignment]
         path = (self.root / "feedback" / student / assignment
@@ -487,7 +507,10 @@ def write_timings(timings: dict[str, float], result: dict[str, Assignment]) -> N
     lines = [f"{k}: {v:.1f} s" for k, v in timings.items()]
     for name, a in result.items():
         times = {s: g.seconds for s, g in a.graded.items()}
-        lines.append(f"autograde {name}: reference {times['reference']:.1f} s, mean "
+        if not times:
+            continue
+        reference = f"reference {times['reference']:.1f} s, " if "reference" in times else ""
+        lines.append(f"autograde {name}: {reference}mean "
                      f"{sum(times.values()) / len(times):.1f} s over {len(times)} submissions")
         for student, g in sorted(a.graded.items()):
             if student.startswith("ring_"):

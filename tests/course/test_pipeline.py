@@ -164,7 +164,7 @@ def test_a_mistake_earns_partial_credit(course, assignment, student, cell, point
     graded = course.assignments[assignment].graded[student]
     assert graded.cells.get(cell) == points, \
         f"{student}: {cell} earned {graded.cells.get(cell)}, expected {points}\n" \
-        f"{graded.log[-1500:]}"
+        f"{graded.log[-1500:]}\n{course.cell_errors(assignment, student, {cell})}"
 
 
 @pytest.mark.parametrize("assignment, student", SUBMISSIONS)
@@ -177,7 +177,7 @@ def test_autograded_score(course, assignment, student):
     wrong = {cell: f"{graded.cells.get(cell, 0):g} instead of {points:g}"
              for cell, points in want.items() if graded.cells.get(cell, 0) != points}
     assert not wrong, f"{student} ({graded.score:g}/{graded.max_score:g}): {wrong}\n" \
-        f"{graded.log[-2000:]}"
+        f"{graded.log[-2000:]}\n{course.cell_errors(assignment, student, set(wrong))}"
     assert graded.score == sum(want.values())
     if student == "reference":
         assert graded.score == graded.max_score > 0
