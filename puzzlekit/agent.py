@@ -9,6 +9,16 @@ what was printed, the arguments as the call left them (a test may check that a l
 not changed), the state of `random`, and which forbidden puzzlekit references were
 called. Objects that are not plain data stay here; the grader gets a numbered handle.
 
+A function or object of the test (a closure that records calls, a lambda, a
+``functools.partial``, a bound method, an object whose methods the student's code calls)
+stays in the grader: it arrives here as a stand-in (`_Callback`, `_TestObject`) that asks
+the grader over the kernel's stdin channel each time the student's code uses it, so that
+it runs where the test's own names live, as it would under plain nbgrader. While the
+grader answers, it may ask this kernel something first (the test's function calls the
+student's): the reply is then ``{"do": request}``, and the agent answers it with the next
+question (``{"done": answer}``). A stand-in works only while the grader is asking this
+kernel something.
+
 Nothing the agent says is trusted: the grader re-builds every value from primitives and
 checks it itself. A student's code can make the agent lie, but only about what its own
 code returned, which is what the tests check anyway.
@@ -38,6 +48,123 @@ _handles: dict[int, object] = {}
 _numbers = itertools.count(1)
 #: The recorders the grader sent with the call running now, by their number.
 _recorders: dict[str, Recorder] = {}
+#: the grader's requests being answered now, innermost last: (idents, message), so that a
+#: stand-in can ask the grader over the stdin channel (routed by the request's idents)
+_asking: list[tuple[Any, Any]] = []
+#: an input request of the agent's own starts with this (a student's ``input()`` does not)
+ASK = "\x00puzzlekit:"
+
+NOT_NOW = ("a function or object of the grader's test can be used only while the test "
+           "runs (not in your own cells, and not kept for later)")
+
+
+class _Callback:
+    """Stands in for a function of the test: calling it runs the test's function in the
+    grader and returns (or raises) what it did."""
+
+    __slots__ = ("_j", "__name__", "__qualname__")
+
+    def __init__(self, number: int, name: str) -> None:
+        self._j, self.__name__, self.__qualname__ = number, name, name
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return _ask({"j": self._j, "op": "call", "args": [_out(a) for a in args],
+                     "kwargs": {str(k): _out(v) for k, v in kwargs.items()}})
+
+    def __repr__(self) -> str:
+        return f"<the test's function {self.__name__}>"
+
+
+class _TestObject:
+    """Stands in for an object of the test: its public attributes and methods, and the
+    operations a student's code commonly uses, are answered by the grader."""
+
+    __slots__ = ("_j", "_type")
+
+    def __init__(self, number: int, kind: str) -> None:
+        object.__setattr__(self, "_j", number)
+        object.__setattr__(self, "_type", kind)
+
+    def _op(self, op: str, arg: Any = None) -> Any:
+        return _ask({"j": object.__getattribute__(self, "_j"), "op": op, "arg": _out(arg)})
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):        # the grader answers only public names
+            raise AttributeError(name)
+        return self._op("getattr", name)
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return _ask({"j": object.__getattribute__(self, "_j"), "op": "call",
+                     "args": [_out(a) for a in args],
+                     "kwargs": {str(k): _out(v) for k, v in kwargs.items()}})
+
+    def __len__(self) -> int:
+        return self._op("len")  # type: ignore[no-any-return]
+
+    def __iter__(self) -> Any:
+        return iter(self._op("iter"))
+
+    def __getitem__(self, key: Any) -> Any:
+        return self._op("getitem", key)
+
+    def __contains__(self, item: Any) -> bool:
+        return self._op("contains", item) is True
+
+    def __eq__(self, other: object) -> bool:
+        return self._op("eq", other) is True
+
+    def __ne__(self, other: object) -> bool:
+        return self._op("eq", other) is not True
+
+    def __hash__(self) -> int:
+        return self._op("hash")  # type: ignore[no-any-return]
+
+    def __bool__(self) -> bool:
+        return self._op("bool") is True
+
+    def __str__(self) -> str:
+        return str(self._op("str"))
+
+    def __repr__(self) -> str:
+        return str(self._op("repr"))
+
+
+def _ask(question: dict[str, Any]) -> Any:
+    """Ask the grader about the test's function or object (see the module docstring)."""
+    if not _asking:
+        raise RuntimeError(NOT_NOW)
+    idents, parent = _asking[-1]
+    kernel = _shell().kernel
+    prompt = json.dumps(question, separators=(",", ":"))
+    while True:
+        text = kernel._input_request(ASK + prompt, idents, parent, password=False)
+        try:
+            reply = json.loads(text)
+        except ValueError:
+            raise RuntimeError("the grader's answer could not be read") from None
+        if type(reply) is not dict:
+            raise RuntimeError("the grader's answer could not be read")
+        if "do" in reply:       # the grader asks this kernel something first
+            prompt = '{"done":' + answer(reply["do"]) + "}"
+            continue
+        if "error" in reply:
+            raise _twin(reply["error"])
+        return wire.decode(reply.get("value"), _resolve)
+
+
+def _twin(error: Any) -> BaseException:
+    """The exception a function of the test raised, raised again here (its builtin class
+    where it has one, so a student's ``except ValueError`` works as under plain nbgrader)."""
+    if type(error) is not dict:
+        return RuntimeError("the test's function failed")
+    ename, evalue = str(error.get("ename", "Exception")), str(error.get("evalue", ""))
+    cls = getattr(builtins, ename, None)
+    if not (isinstance(cls, type) and issubclass(cls, Exception)):
+        cls = type(ename if ename.isidentifier() else "TestError", (Exception,), {})
+    try:
+        return cls(evalue)
+    except Exception:
+        return RuntimeError(f"{ename}: {evalue}")
 
 
 def _shell() -> Any:
@@ -71,12 +198,23 @@ def _resolve(tagged: dict) -> Any:
     if "$py" in tagged:
         module, _, qualname = tagged["$py"].partition(":")
         value: Any = importlib.import_module(module)
-        for part in qualname.split("."):
+        for part in qualname.split(".") if qualname else ():
             value = getattr(value, part)
         return value
-    if "$code" in tagged:
+    if "$j" in tagged:      # a function or object of the test, answered by the grader
+        number, name = tagged["$j"], str(tagged.get("name", "function"))[:100]
+        if type(number) is not int:
+            raise wire.WireError("a stand-in without a number")
+        return _Callback(number, name) if tagged.get("kind") == "callable" \
+            else _TestObject(number, name)
+    if "$code" in tagged:   # a function of the test that needs nothing of the test's
         code = marshal.loads(base64.b64decode(tagged["$code"]))
-        return types.FunctionType(code, _namespace(), tagged.get("name", "<lambda>"))
+        own: dict[str, Any] = {"__builtins__": builtins, "__name__": "__main__"}
+        if tagged.get("globals"):
+            own.update(wire.loads(tagged["globals"], _resolve))
+        defaults = tagged.get("defaults")
+        return types.FunctionType(code, own, tagged.get("name", "<lambda>"),
+                                  tuple(wire.loads(defaults, _resolve)) if defaults else None)
     if "$rec" in tagged:        # a recording wrapper around the function tagged "of:..."
         inner = {k[3:]: v for k, v in tagged.items() if k.startswith("of:")}
         limit = tagged.get("limit")
@@ -87,8 +225,14 @@ def _resolve(tagged: dict) -> Any:
     raise wire.WireError("unknown tag")
 
 
+def _other(value: object) -> Any:
+    if type(value) in (_Callback, _TestObject):      # the grader's own, back to it
+        return {"$j": object.__getattribute__(value, "_j")}
+    return _as_handle(value)
+
+
 def _out(value: object) -> Any:
-    return wire.encode(value, _as_handle)
+    return wire.encode(value, _other)
 
 
 def _target(req: dict) -> Any:
@@ -146,6 +290,15 @@ def _recording(wanted: Any) -> Any:
 
 
 def _call(req: dict) -> dict[str, Any]:
+    outer = dict(_recorders)    # a call the grader makes while answering a stand-in
+    try:
+        return _call_here(req)
+    finally:
+        _recorders.clear()
+        _recorders.update(outer)
+
+
+def _call_here(req: dict) -> dict[str, Any]:
     func = _target(req)
     _recorders.clear()
     args = [wire.decode(a, _resolve) for a in req.get("args", [])]
@@ -239,7 +392,11 @@ REQUEST, REPLY = "puzzlekit_request", "puzzlekit_reply"
 def _handle(stream: Any, idents: Any, msg: dict[str, Any]) -> None:
     """The kernel's handler of the grader's requests (a shell message of our own type,
     so that no student's input transformer or cell hook sits in the way)."""
-    text = answer(msg.get("content", {}))
+    _asking.append((idents, msg))
+    try:
+        text = answer(msg.get("content", {}))
+    finally:
+        _asking.pop()
     kernel = _shell().kernel
     kernel.session.send(stream, REPLY, {"buffered": True}, msg, idents,
                         buffers=[text.encode("utf-8")])

@@ -40,6 +40,7 @@ import tempfile
 import time
 from pathlib import Path
 from queue import Empty
+from collections.abc import Callable
 from typing import Any
 
 import nbformat
@@ -167,6 +168,10 @@ class WalledExecute(Execute):
         self._count = 0
         self._kernel_count = 1     # the number the kernel gives its next cell
         self._quiet: tuple[Any, Any] | None = None
+        #: a reply that came while the judge waited for a question of the kernel's
+        #: (`exchange`): the call it ends is still waited for further out
+        self._early: dict[str, Any] = {}
+        self._poller: tuple[Any, Any] | None = None
         self.kernel_manager_class = WalledKernelManager
         NotebookClient.__init__(self, nb, km)
         self.reset_execution_trackers()
@@ -538,7 +543,7 @@ class WalledExecute(Execute):
                 self._quiet[1].stop_channels()
             assert self.km is not None
             client = self.km.blocking_client()
-            client.start_channels(iopub=False, stdin=False, hb=False, control=False)
+            client.start_channels(iopub=False, stdin=True, hb=False, control=False)
             self._quiet = (self.km, client)
         return self._quiet[1]
 
@@ -558,20 +563,96 @@ class WalledExecute(Execute):
                                 stop_on_error=False)
         return self._wait_for(client, msg_id, timeout)
 
-    def _wait_for(self, client: Any, msg_id: str, timeout: float) -> dict[str, Any]:
+    def _wait_for(self, client: Any, msg_id: str, timeout: float,
+                  answer: Callable[[str], str] | None = None) -> dict[str, Any]:
+        """The kernel's reply to `msg_id`; each question it asks meanwhile on its stdin
+        channel (a stand-in of the test's, `puzzlekit.agent`) gets ``answer(prompt)``."""
+        deadline = time.monotonic() + timeout
+        while True:
+            if msg_id in self._early:
+                return self._early.pop(msg_id)
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise KernelFault("timeout")
+            ready = self._poll(client, min(left, 1.0))
+            if ready is None:
+                if not self._alive():
+                    raise KernelFault("died") from None
+                continue
+            channel, msg = ready
+            if channel == "stdin":
+                if msg.get("msg_type") == "input_request":
+                    # the judge's answer runs the test's own function: its time is the
+                    # judge's (its watchdog), not the student's call's
+                    started = time.monotonic()
+                    prompt = str(msg.get("content", {}).get("prompt", ""))
+                    client.input(self._answer_text(prompt, answer))
+                    deadline += time.monotonic() - started
+                continue
+            if msg["parent_header"].get("msg_id") == msg_id:
+                return msg  # type: ignore[no-any-return]
+
+    def _answer_text(self, prompt: str, answer: Callable[[str], str] | None) -> str:
+        if len(prompt) > self.max_reply_bytes > 0:
+            return json.dumps({"error": {"ename": "ValueError", "evalue": (
+                f"{_mb(len(prompt))} of data; the grader takes at most "
+                f"{_mb(self.max_reply_bytes)} from one call")}})
+        if answer is None:
+            return json.dumps({"error": {"ename": "RuntimeError", "evalue": (
+                "input() cannot be answered while a notebook is graded")}})
+        return answer(prompt)
+
+    def _poll(self, client: Any, timeout: float) -> tuple[str, dict[str, Any]] | None:
+        """The next message on the shell or stdin channel, within `timeout` seconds."""
+        import zmq
+        if self._poller is None or self._poller[0] is not client:
+            poller = zmq.Poller()
+            poller.register(client.shell_channel.socket, zmq.POLLIN)
+            poller.register(client.stdin_channel.socket, zmq.POLLIN)
+            self._poller = (client, poller)
+        poller = self._poller[1]
+        for channel, name in ((client.stdin_channel, "stdin"),
+                              (client.shell_channel, "shell")):
+            if channel.msg_ready():
+                return name, channel.get_msg(timeout=0)
+        events = dict(poller.poll(int(timeout * 1000)))
+        for channel, name in ((client.stdin_channel, "stdin"),
+                              (client.shell_channel, "shell")):
+            if events.get(channel.socket):
+                try:
+                    return name, channel.get_msg(timeout=0)
+                except Empty:
+                    continue
+        return None
+
+    def exchange(self, text: str, timeout: float) -> str | dict[str, Any]:
+        """Answer the kernel's pending question with `text`; its next question (the
+        judge's Channel: a request made while the kernel waits for the judge)."""
+        if self._gave_up or self.kc is None:
+            raise KernelFault("died")
+        client = self._quiet_client()
+        client.input(text)
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise KernelFault("timeout")
-            try:
-                msg = client.shell_channel.get_msg(timeout=min(left, 1.0))
-            except Empty:
+            ready = self._poll(client, min(left, 1.0))
+            if ready is None:
                 if not self._alive():
-                    raise KernelFault("died") from None
+                    raise KernelFault("died")
                 continue
-            if msg["parent_header"].get("msg_id") == msg_id:
-                return msg  # type: ignore[no-any-return]
+            channel, msg = ready
+            if channel == "shell":      # the outer call ended (interrupted): keep it
+                self._early[msg["parent_header"].get("msg_id")] = msg
+                raise KernelFault("timeout")
+            if msg.get("msg_type") == "input_request":
+                prompt = str(msg.get("content", {}).get("prompt", ""))
+                if len(prompt) > self.max_reply_bytes > 0:
+                    return {"ok": False, "too_big": True,
+                            "fault": f"{_mb(len(prompt))} of data; the grader takes at "
+                                     f"most {_mb(self.max_reply_bytes)} from one call"}
+                return prompt
 
     def _install_agent(self) -> None:
         """Let the agent answer the judge's requests in the kernel just started."""
@@ -585,8 +666,8 @@ class WalledExecute(Execute):
         except KernelFault:
             self.log.warning("The kernel stopped before the grader's agent could start")
 
-    def request(self, req: dict[str, Any], timeout: float, recover: bool = True
-                ) -> dict[str, Any]:
+    def request(self, req: dict[str, Any], timeout: float, recover: bool = True,
+                answer: Callable[[str], str] | None = None) -> dict[str, Any]:
         """Send `req` to the agent in the kernel; its reply (the judge's Channel)."""
         if self._gave_up or self.kc is None:
             raise KernelFault("died")
@@ -594,13 +675,20 @@ class WalledExecute(Execute):
         msg = client.session.msg(REQUEST, content=req)
         client.shell_channel.send(msg)
         try:
-            reply = self._wait_for(client, msg["header"]["msg_id"], max(timeout, 0.05))
+            reply = self._wait_for(client, msg["header"]["msg_id"], max(timeout, 0.05),
+                                   answer)
         except KernelFault as fault:
             if not recover:
                 raise
             if fault.kind == "timeout" and self._interrupted():
                 raise
             self._recover()
+            raise
+        except BaseException:
+            # the judge's answer to a question of the kernel ended the call (its time, or
+            # the test's function timing out a call it made): the kernel still waits
+            if not self._interrupted():
+                self._recover()
             raise
         buffers = reply.get("buffers") or []
         if reply.get("msg_type") != REPLY or len(buffers) != 1:

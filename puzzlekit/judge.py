@@ -18,6 +18,22 @@ asks the kernel for it (`puzzlekit.agent`):
   compared with the student's own ``__eq__``; a student's object never equals the
   judge's data.
 
+The test's own functions and objects cross the other way, so that a test written for
+plain nbgrader gives the same verdict here:
+
+* a function of the test that needs nothing of the test's but builtins, modules,
+  puzzlekit's functions and immutable constants (``lambda s, g: 0``, a heuristic) is sent
+  as code and runs in the kernel at full speed (`_portable`);
+* any other (a closure that records calls in a list of the test's, a lambda that reads a
+  global the test bound, a ``functools.partial``, a bound method, ``calls.append``) and
+  any object of a test's class stay here: the kernel gets a stand-in that asks the judge
+  over the kernel's stdin channel each time the student's code uses it (`_stand_in`,
+  `_answer`). The test's function then runs here, in the test's namespace, on the
+  judge's budget, and may itself call the student's functions (the request goes back as
+  the answer, `_ask_inside`); an exception it raises is raised in the student's code.
+  Each use crosses the wall (about a millisecond); the time the judge spends answering
+  does not count against the student's call.
+
 So rebinding a test helper, patching puzzlekit or builtins, IPython hooks, rigged
 ``__eq__`` methods or a kernel that dies: none of it reaches the code that decides a
 verdict. A test cell passes when the judge's run of it raises nothing.
@@ -48,7 +64,10 @@ import base64
 import builtins
 import contextlib
 import ctypes
+import dis
+import functools
 import io
+import json
 import marshal
 import random
 import symtable
@@ -89,8 +108,15 @@ class KernelFault(Exception):
 class Channel(Protocol):
     """How the judge reaches the student's kernel (provided by the executor)."""
 
-    def request(self, req: dict[str, Any], timeout: float) -> dict[str, Any]:
-        """Send `req` to the agent; its reply, or `KernelFault`."""
+    def request(self, req: dict[str, Any], timeout: float,
+                answer: Callable[[str], str] | None = None) -> dict[str, Any]:
+        """Send `req` to the agent; its reply, or `KernelFault`. While it waits, each
+        question the kernel asks on its stdin channel gets ``answer(prompt)``."""
+        ...
+
+    def exchange(self, text: str, timeout: float) -> str | dict[str, Any]:
+        """Answer the kernel's pending question with `text`; its next question (or a
+        fault reply as `request` gives one), or `KernelFault`."""
         ...
 
 
@@ -189,6 +215,24 @@ class _Watchdog:
                 if not self._pauses and not self._done:
                     self._since = time.monotonic()
                     self._wake.notify()
+
+    @contextlib.contextmanager
+    def resumed(self) -> Iterator[None]:
+        """Inside a `paused` block: the block's time counts again (the kernel waits for
+        the judge: the test's own function runs for the student's code)."""
+        with self._wake:
+            self._pauses -= 1
+            if not self._pauses and not self._done:
+                self._since = time.monotonic()
+                self._wake.notify()
+        try:
+            yield
+        finally:
+            with self._wake:
+                self._pauses += 1
+                if self._since is not None:
+                    self._used += time.monotonic() - self._since
+                    self._since = None
 
     def __exit__(self, *exc: object) -> None:
         with self._wake:
@@ -397,6 +441,12 @@ class Judge:
         self._synced_random: Any = None   # the state the kernel's `random` has, if known
         #: a call ran out of memory in the kernel: start a fresh one before the next cell
         self.memory_exhausted = False
+        #: the test's functions and objects the kernel holds stand-ins for, by number
+        #: (`_stand_in`), and the number of each (by id; the object is kept alive above)
+        self._objects: dict[int, Any] = {}
+        self._numbers: dict[int, int] = {}
+        #: how deep the judge is in answering the kernel's questions (`_answer`)
+        self._answering = 0
 
     # -- the cells -----------------------------------------------------------------
 
@@ -597,7 +647,11 @@ class Judge:
         try:
             watchdog = self._watchdog
             with watchdog.paused() if watchdog is not None else contextlib.nullcontext():
-                reply = self.channel.request(req, timeout)
+                if self._answering:     # the test's function, run for the kernel, asks
+                    reply = self._ask_inside(req, timeout)
+                else:
+                    reply = self.channel.request(req, timeout, answer=self._answer) \
+                        if self._objects else self.channel.request(req, timeout)
         except KernelFault as fault:
             if fault.kind == "timeout":
                 raise CallTimeout(TOO_LONG.format(name=name, seconds=round(timeout, 1))) \
@@ -614,6 +668,81 @@ class Judge:
                                  f" ({str(reply.get('fault', 'no answer'))[:200]})")
         return reply
 
+    # -- the kernel asks: the test's functions and objects, used by the student's code --
+
+    def _answer(self, prompt: str) -> str:
+        """The answer to a question the kernel asked while the judge waited for a call:
+        the student's code used a stand-in of the test's (`_stand_in`). It runs here, on
+        the judge's budget (`_Watchdog`), like the rest of the test."""
+        watchdog = self._watchdog
+        self._answering += 1
+        try:
+            with watchdog.resumed() if watchdog is not None else contextlib.nullcontext():
+                answer = self._answer_question(prompt)
+            try:
+                return json.dumps(answer, separators=(",", ":"))
+            except (TypeError, ValueError):
+                return json.dumps({"error": {"ename": "TypeError",
+                                             "evalue": "the test's answer is not data"}})
+        finally:
+            self._answering -= 1
+
+    def _answer_question(self, prompt: str) -> dict[str, Any]:
+        if type(prompt) is not str or not prompt.startswith(ASK):
+            return _error_reply(RuntimeError(NO_INPUT))
+        try:
+            question = json.loads(prompt[len(ASK):])
+        except (ValueError, RecursionError):
+            question = None
+        if type(question) is not dict or type(question.get("j")) is not int \
+                or question["j"] not in self._objects or type(question.get("op")) is not str:
+            return _error_reply(RuntimeError("the grader could not read your kernel's "
+                                             "question about the test's function"))
+        target, op = self._objects[question["j"]], question["op"]
+        try:
+            if op == "call":
+                args, kwargs = question.get("args", []), question.get("kwargs", {})
+                if type(args) is not list or type(kwargs) is not dict:
+                    raise TypeError("the arguments could not be read")
+                result = target(*[self._value(a) for a in args],
+                                **{str(k): self._value(v) for k, v in kwargs.items()})
+            elif op == "getattr":
+                name = self._value(question.get("arg"))
+                if type(name) is not str or name.startswith("_"):
+                    raise AttributeError(f"the test's {type(target).__name__} shows your "
+                                         f"code only its public attributes, not {name!r}")
+                result = getattr(target, name)
+            elif op in _TEST_OPERATIONS:
+                result = _TEST_OPERATIONS[op](target, self._value(question.get("arg")))
+            else:
+                raise TypeError(f"unknown operation {op[:20]!r}")
+            return {"value": wire.encode(result, self._outbound)}
+        except (JudgeTimeout, KeyboardInterrupt, CallTimeout, KernelStopped):
+            raise               # the whole call ends (the executor interrupts the kernel)
+        except wire.WireError as e:
+            return _error_reply(TypeError(str(e)))
+        except BaseException as e:      # raised in the student's code, as under nbgrader
+            return _error_reply(e)
+
+    def _ask_inside(self, req: dict[str, Any], timeout: float) -> dict[str, Any]:
+        """A request made while the kernel waits for the judge's answer (the test's
+        function calls the student's): it goes as that answer (``{"do": req}``), and the
+        kernel's next question brings the reply (``{"done": reply}``); questions in
+        between are answered on the way."""
+        deadline = time.monotonic() + timeout
+        text = json.dumps({"do": req}, separators=(",", ":"))
+        while True:
+            prompt = self.channel.exchange(text, max(deadline - time.monotonic(), 0.05))
+            if isinstance(prompt, dict):    # the executor's own fault reply (too big)
+                return prompt
+            if prompt.startswith(ASK + '{"done":'):
+                try:
+                    reply = json.loads(prompt[len(ASK):])["done"]
+                except (ValueError, KeyError, TypeError, RecursionError):
+                    return {"ok": False, "fault": "the kernel's answer is not JSON"}
+                return reply if type(reply) is dict else {"ok": False, "fault": "not a reply"}
+            text = self._answer(prompt)
+
     def _outbound(self, value: object) -> Any:
         """Encode what the judge sends that is not plain data (functions, handles)."""
         if isinstance(value, Recorder):
@@ -628,19 +757,85 @@ class Judge:
             return {"$ref": value.__name__}
         if isinstance(value, Remote):
             return {"$h": object.__getattribute__(value, "_h")}
-        if isinstance(value, types.FunctionType):
-            if value.__globals__ is self.ns and not value.__closure__:
-                return {"$code": base64.b64encode(marshal.dumps(value.__code__)).decode(),
-                        "name": value.__name__}
-            module = getattr(value, "__module__", "") or ""
-            if "<locals>" not in value.__qualname__ and module.split(".")[0] == "puzzlekit":
-                return {"$py": f"{module}:{value.__qualname__}"}
-        if isinstance(value, types.BuiltinFunctionType) and \
-                getattr(value, "__module__", None) == "builtins":
-            return {"$py": f"builtins:{value.__name__}"}
+        if type(value) is types.FunctionType and value.__globals__ is self.ns:
+            portable = self._portable(value)
+            if portable is not None:
+                return portable
+            return self._stand_in(value, "callable")
+        if _constant(value) and not _immutable(value):   # puzzlekit's, builtins, modules
+            return _by_name(value)
+        if self._of_the_test(value):
+            return self._stand_in(value, "callable" if callable(value) else "object")
         raise wire.WireError(f"the grader cannot pass {type(value).__name__} to your code")
 
+    def _of_the_test(self, value: object) -> bool:
+        """A function or object the test made: a closure or lambda of a test cell, a
+        ``functools.partial`` or bound method around one, an instance of a test's class."""
+        if isinstance(value, types.FunctionType):
+            return value.__globals__ is self.ns
+        if isinstance(value, types.MethodType):
+            return self._of_the_test(value.__func__) or self._of_the_test(value.__self__)
+        if isinstance(value, functools.partial):
+            return True       # runs here: the arguments it keeps are the test's
+        if isinstance(value, types.BuiltinMethodType):      # calls.append
+            return not isinstance(value.__self__, types.ModuleType)
+        cls = type(value)
+        return cls.__module__ == "__main__" and isinstance(cls, type) and \
+            getattr(self.ns.get(cls.__name__), "__module__", None) == "__main__"
+
+    def _stand_in(self, value: object, kind: str) -> dict[str, Any]:
+        """The kernel gets a stand-in that asks the judge (`_answer`) whenever the
+        student's code uses `value`: it runs here, where the test's names live."""
+        number = self._numbers.get(id(value))
+        if number is None or self._objects.get(number) is not value:
+            if len(self._objects) >= MAX_STAND_INS:
+                raise wire.WireError(f"the test passed more than {MAX_STAND_INS:,} functions "
+                                     f"and objects of its own to your code")
+            number = len(self._objects) + 1
+            self._objects[number] = value
+            self._numbers[id(value)] = number
+        name = getattr(value, "__name__", None) or type(value).__name__
+        return {"$j": number, "kind": kind, "name": str(name)[:100]}
+
+    def _portable(self, func: types.FunctionType) -> dict[str, Any] | None:
+        """A test's function that needs nothing of the test's but builtins, modules,
+        puzzlekit's functions and constants, sent as code to run in the kernel (fast: a
+        heuristic the student's search calls 100,000 times); None if it needs more
+        (a global of the test, a closure, `global` statements): it then stays here."""
+        if func.__closure__ or func.__kwdefaults__:
+            return None
+        names: set[str] = set()
+        for code in _codes(func.__code__):
+            for instruction in dis.get_instructions(code):
+                if instruction.opname in ("STORE_GLOBAL", "DELETE_GLOBAL"):
+                    return None
+                if instruction.opname in ("LOAD_GLOBAL", "LOAD_NAME"):
+                    names.add(str(instruction.argval))
+        sent: dict[str, Any] = {}
+        for name in names:
+            if dict.__contains__(self.ns, name):
+                value = dict.__getitem__(self.ns, name)
+            elif hasattr(builtins, name):
+                continue
+            else:
+                return None         # the student's name: the kernel's, but not as a global
+            if not _constant(value):
+                return None
+            sent[name] = value
+        defaults = list(func.__defaults__ or ())
+        if not all(_constant(v) for v in defaults):
+            return None
+        return {"$code": base64.b64encode(marshal.dumps(func.__code__)).decode(),
+                "name": func.__name__, "globals": wire.dumps(sent, _by_name),
+                "defaults": wire.dumps(defaults, _by_name) if defaults else None}
+
     def _inbound(self, tagged: dict[str, Any]) -> Any:
+        if "$j" in tagged:      # one of the test's own, given to the kernel before
+            number = tagged["$j"]
+            if type(number) is not int or number not in self._objects:
+                raise wire.WireError("the kernel named a function of the test it was "
+                                     "never given")
+            return self._objects[number]
         if "$h" not in tagged or type(tagged["$h"]) is not int:
             raise wire.WireError("the kernel sent something that is not data")
         return Remote(self, tagged)
@@ -782,6 +977,88 @@ class Judge:
         if "error" in reply:
             raise self.student_error(reply["error"], f"your {kind}")
         return self._value(reply.get("value"))
+
+
+#: what an input request of the agent's own starts with (`puzzlekit.agent.ASK`)
+ASK = "\x00puzzlekit:"
+NO_INPUT = "input() cannot be answered while a notebook is graded"
+
+#: what the student's code may do with an object of the test (`_answer_question`)
+_TEST_OPERATIONS: dict[str, Callable[[Any, Any], Any]] = {
+    "len": lambda x, _: len(x), "iter": lambda x, _: list(x),
+    "getitem": lambda x, y: x[y], "contains": lambda x, y: y in x,
+    "eq": lambda x, y: x == y, "hash": lambda x, _: hash(x), "bool": lambda x, _: bool(x),
+    "str": lambda x, _: str(x), "repr": lambda x, _: repr(x),
+}
+
+
+def _error_reply(e: BaseException) -> dict[str, Any]:
+    return {"error": {"ename": type(e).__name__, "evalue": str(e)[:5000]}}
+
+
+#: the most functions and objects of its own a notebook's tests may pass to the kernel
+MAX_STAND_INS = 100_000
+
+
+def _codes(code: types.CodeType) -> Iterator[types.CodeType]:
+    """`code` and the code objects nested in it (its lambdas, comprehensions, defs)."""
+    yield code
+    for const in code.co_consts:
+        if isinstance(const, types.CodeType):
+            yield from _codes(const)
+
+
+def _importable(module: types.ModuleType) -> bool:
+    """A module the kernel imports as the same thing: the standard library's or
+    puzzlekit's (never ``__main__``, the judge's own namespace)."""
+    name = module.__name__
+    return name != "__main__" and (name.split(".")[0] == "puzzlekit"
+                                   or name in sys.stdlib_module_names
+                                   or name.split(".")[0] in sys.stdlib_module_names)
+
+
+def _named(value: object) -> str | None:
+    """``module:qualname`` of a function or class that the kernel can import as the same
+    thing (puzzlekit's or a builtin), or None."""
+    if not isinstance(value, (types.FunctionType, types.BuiltinFunctionType, type)):
+        return None
+    module = getattr(value, "__module__", "") or ""
+    qualname = getattr(value, "__qualname__", "") or ""
+    if "<locals>" in qualname or not (module.split(".")[0] == "puzzlekit"
+                                      or module == "builtins"):
+        return None
+    return f"{module}:{qualname}"
+
+
+def _immutable(value: object, depth: int = 0) -> bool:
+    if depth > 8:
+        return False
+    if type(value) in (type(None), bool, int, float, str, bytes, complex):
+        return True
+    if type(value) in (tuple, frozenset):
+        return all(_immutable(v, depth + 1) for v in value)  # type: ignore[attr-defined]
+    return False
+
+
+def _constant(value: object) -> bool:
+    """The kernel's copy of `value` behaves exactly like it: immutable plain data, a
+    module, puzzlekit's or a builtin function (so a test's function that uses only
+    these may run in the kernel)."""
+    if _immutable(value) and type(value) is not complex:
+        return True
+    if isinstance(value, types.ModuleType):
+        return _importable(value)
+    return _named(value) is not None
+
+
+def _by_name(value: object) -> dict[str, Any]:
+    """The wire's extension for what `_constant` allows beyond plain data."""
+    if isinstance(value, types.ModuleType):
+        return {"$py": f"{value.__name__}:"}
+    name = _named(value)
+    if name is None:
+        raise wire.WireError(f"{type(value).__name__} cannot be sent by name")
+    return {"$py": name}
 
 
 def _write_back(args: tuple[Any, ...], index: str, new: Any) -> None:

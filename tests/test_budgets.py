@@ -6,55 +6,13 @@ as it arrives), the size of one reply from the kernel (`max_reply_bytes`). The a
 corpus in tests/course sends the same attacks through the whole nbgrader pipeline.
 """
 
-import os
-import sys
-from pathlib import Path
-
 import pytest
 
 pytest.importorskip("nbgrader")
 
-from nbformat.v4 import new_code_cell, new_notebook  # noqa: E402
-
-from puzzlekit.autograde import WalledExecute  # noqa: E402
+from walled_notebooks import errors, notebook, run, text  # noqa: E402,F401
 
 pytestmark = pytest.mark.nbgrader
-
-
-def notebook(*sources, tests=(), given=()):
-    cells = [new_code_cell(s) for s in sources]
-    for index in tests:
-        cells[index].metadata["nbgrader"] = {"grade": True, "solution": False,
-                                             "locked": True, "points": 1,
-                                             "grade_id": f"t{index}", "schema_version": 3}
-    for index in given:
-        cells[index].metadata["nbgrader"] = {"grade": False, "solution": False,
-                                             "locked": True, "grade_id": f"g{index}",
-                                             "schema_version": 3}
-    nb = new_notebook(cells=cells)
-    nb.metadata["kernelspec"] = {"name": "python3", "language": "python",
-                                 "display_name": "Python 3"}
-    return nb
-
-
-@pytest.fixture
-def run(monkeypatch, tmp_path):
-    monkeypatch.setenv("PATH", str(Path(sys.executable).parent) + os.pathsep
-                       + os.environ["PATH"])
-
-    def run(nb, **options):
-        options.setdefault("timeout", 20)
-        nb, _ = WalledExecute(**options).preprocess(nb, {"metadata": {"path": str(tmp_path)}})
-        return [c.outputs for c in nb.cells]
-    return run
-
-
-def errors(outputs):
-    return [(o.ename, o.evalue) for o in outputs if o.output_type == "error"]
-
-
-def text(outputs):
-    return "".join(o.get("text", "") for o in outputs if o.output_type == "stream")
 
 
 def test_sleeping_cells_stop_at_the_notebook_time_and_the_rest_is_not_run(run):
