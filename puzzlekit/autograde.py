@@ -571,15 +571,7 @@ class WalledExecute(Execute):
         while True:
             if msg_id in self._early:
                 return self._early.pop(msg_id)
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise KernelFault("timeout")
-            ready = self._poll(client, min(left, 1.0))
-            if ready is None:
-                if not self._alive():
-                    raise KernelFault("died") from None
-                continue
-            channel, msg = ready
+            channel, msg = self._next(client, deadline)
             if channel == "stdin":
                 if msg.get("msg_type") == "input_request":
                     # the judge's answer runs the test's own function: its time is the
@@ -601,6 +593,19 @@ class WalledExecute(Execute):
             return json.dumps({"error": {"ename": "RuntimeError", "evalue": (
                 "input() cannot be answered while a notebook is graded")}})
         return answer(prompt)
+
+    def _next(self, client: Any, deadline: float) -> tuple[str, dict[str, Any]]:
+        """The next message on the shell or stdin channel before `deadline` (on
+        time.monotonic()), or `KernelFault`."""
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise KernelFault("timeout")
+            ready = self._poll(client, min(left, 1.0))
+            if ready is not None:
+                return ready
+            if not self._alive():
+                raise KernelFault("died")
 
     def _poll(self, client: Any, timeout: float) -> tuple[str, dict[str, Any]] | None:
         """The next message on the shell or stdin channel, within `timeout` seconds."""
@@ -634,15 +639,7 @@ class WalledExecute(Execute):
         client.input(text)
         deadline = time.monotonic() + timeout
         while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise KernelFault("timeout")
-            ready = self._poll(client, min(left, 1.0))
-            if ready is None:
-                if not self._alive():
-                    raise KernelFault("died")
-                continue
-            channel, msg = ready
+            channel, msg = self._next(client, deadline)
             if channel == "shell":      # the outer call ended (interrupted): keep it
                 self._early[msg["parent_header"].get("msg_id")] = msg
                 raise KernelFault("timeout")

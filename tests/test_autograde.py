@@ -5,48 +5,16 @@ are replayed, and the rest of the notebook runs; graded test cells are run by th
 The whole course, the wall and the attack corpus are tested in tests/course.
 """
 
-import os
-import sys
-from pathlib import Path
-
 import pytest
 
 pytest.importorskip("nbgrader")
 
-from nbformat.v4 import new_code_cell, new_notebook  # noqa: E402
+from walled_notebooks import errors, notebook, run  # noqa: E402,F401
 
 from puzzlekit.autograde import (KERNEL_DIED, KERNEL_HUNG, WalledExecute,  # noqa: E402
                                  with_walled_execute)
 
 pytestmark = pytest.mark.nbgrader
-
-
-def notebook(*sources, tests=()):
-    cells = [new_code_cell(s) for s in sources]
-    for index in tests:
-        cells[index].metadata["nbgrader"] = {"grade": True, "solution": False,
-                                             "locked": True, "points": 1,
-                                             "grade_id": f"t{index}", "schema_version": 3}
-    nb = new_notebook(cells=cells)
-    nb.metadata["kernelspec"] = {"name": "python3", "language": "python",
-                                 "display_name": "Python 3"}
-    return nb
-
-
-@pytest.fixture
-def run(monkeypatch, tmp_path):
-    monkeypatch.setenv("PATH", str(Path(sys.executable).parent) + os.pathsep
-                       + os.environ["PATH"])
-
-    def run(nb, **options):
-        options.setdefault("timeout", 20)
-        nb, _ = WalledExecute(**options).preprocess(nb, {"metadata": {"path": str(tmp_path)}})
-        return [c.outputs for c in nb.cells]
-    return run
-
-
-def errors(outputs):
-    return [(o.ename, o.evalue) for o in outputs if o.output_type == "error"]
 
 
 def test_a_dead_kernel_costs_only_its_cell(run):
