@@ -14,7 +14,7 @@ of every test cell from the gradebook. tests/test_plain_semantics.py compares th
 
 Run alone, it prints the table (about a minute on a 2-core machine)::
 
-    .venv/bin/python tests/plain_corpus.py
+    .venv/bin/python tests/plain_corpus.py      # -v: the refusals in full
 """
 
 from __future__ import annotations
@@ -457,8 +457,9 @@ def grade_kit(root: Path, kinds: list[Kind] = KINDS
 
 def _paragraph(said: str, grade_id: str) -> str:
     """The refusal's paragraph about one test cell, on one line."""
-    found = re.search(rf"test cell {grade_id}\b.*?(?=\n\S|\Z)", said, re.S)
-    return " ".join((found.group(0) if found else said).split())
+    said = " ".join(said.split())
+    found = re.search(rf"test cell {grade_id}\b.*?(?= {ASSIGNMENT}, test cell | \[[A-Z]+\] |\Z)", said)
+    return found.group(0).strip() if found else said
 
 
 def table(plain: dict[str, tuple[float, float]], kit: dict[str, tuple[float, float]],
@@ -488,4 +489,6 @@ if __name__ == "__main__":
         kit, refused = grade_kit(Path(tmp) / "kit")
         t2 = time.perf_counter()
     print(table(plain, kit, refused))
+    if "-v" in sys.argv[1:]:
+        print("\nThe refusals in full:\n" + "\n\n".join(refused.values()))
     print(f"plain nbgrader {t1 - t0:.0f} s, the kit {t2 - t1:.0f} s")
