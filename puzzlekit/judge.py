@@ -49,6 +49,7 @@ import builtins
 import contextlib
 import ctypes
 import io
+import logging
 import marshal
 import random
 import symtable
@@ -354,6 +355,9 @@ TOO_BIG = ("your code returned a value too large or odd for the grader to check 
 BAD_RANDOM = ("your code left Python's `random` in a state the grader cannot use "
               "({why}):\nuse random's own functions (random.seed, random.randint), "
               "never random.setstate with a state of your own")
+GRADER_CANNOT = ("{why}.\nThis is a limit of the grader, not a mistake in your code: this test "
+                 "gives your code\nsomething the grader cannot send it. Your teacher has been "
+                 "told and will look at\nthis test.")
 NOTEBOOK_TIME = ("this notebook used up the time the grader gives one notebook "
                  "({seconds:g} s),\nso this test was stopped here (slow or many cells, or "
                  "kernel restarts, before it)")
@@ -640,6 +644,19 @@ class Judge:
             return {"$py": f"builtins:{value.__name__}"}
         raise wire.WireError(f"the grader cannot pass {type(value).__name__} to your code")
 
+    def _cannot_send(self, error: Exception, name: str) -> AssertionError:
+        """A test gives the student's code what the grader cannot send: the grader's limit,
+        worded as such for the student and logged as a warning for the instructor."""
+        log = getattr(self.channel, "log", None)
+        if not isinstance(log, (logging.Logger, logging.LoggerAdapter)):
+            log = logging.getLogger(__name__)
+        log.warning("puzzlekit: a graded test cell calls %s with something the kit's grader "
+                    "cannot send to the student's code (%s); the student was told that this "
+                    "is the grader's limit, not their mistake. `python -m puzzlekit "
+                    "check-tests ASSIGNMENT` names the cell and what to write instead.",
+                    name, error)
+        return AssertionError(GRADER_CANNOT.format(why=error))
+
     def _inbound(self, tagged: dict[str, Any]) -> Any:
         if "$h" not in tagged or type(tagged["$h"]) is not int:
             raise wire.WireError("the kernel sent something that is not data")
@@ -709,7 +726,7 @@ class Judge:
                    "forbid": list(self._forbid),
                    "random": self._random_to_send()}
         except wire.WireError as e:
-            raise AssertionError(str(e)) from None
+            raise self._cannot_send(e, name) from None
         if self._record:
             req["record"] = {r.name: r.limit for r in self._record}
         reply = self._request(req, name)
@@ -776,7 +793,7 @@ class Judge:
         try:
             encoded = wire.encode(arg, self._outbound)
         except wire.WireError as e:
-            raise AssertionError(str(e)) from None
+            raise self._cannot_send(e, f"your {kind}") from None
         reply = self._request({"kind": "op", "h": handle, "op": op, "arg": encoded},
                               f"your {kind}")
         if "error" in reply:

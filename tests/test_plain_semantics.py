@@ -16,8 +16,6 @@ import pytest
 
 from plain_corpus import KINDS, MAY_BE_REFUSED, Kind, grade_kit, grade_plain, table
 
-pytestmark = [pytest.mark.nbgrader, pytest.mark.slow]
-
 CALLBACKS = "callbacks: a function or object of the test cell passed to the student's code"
 VALUES = "values: the student's {} do not cross the wall yet"
 NOT_YET = {
@@ -53,12 +51,16 @@ def graded(tmp_path_factory):
     return plain, kit, refused
 
 
+@pytest.mark.nbgrader
+@pytest.mark.slow
 def test_plain_nbgrader_tells_the_right_answers_from_the_wrong_ones(graded):
     plain, _, _ = graded
     assert {k.name: plain[k.name][0] for k in KINDS} == {k.name: k.points for k in KINDS}
     assert [k.name for k in KINDS if plain[k.name][1] >= k.points] == []
 
 
+@pytest.mark.nbgrader
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", [_param(k) for k in KINDS])
 def test_the_kit_grades_as_plain_nbgrader_or_refuses_first(graded, kind):
     plain, kit, refused = graded
@@ -69,3 +71,25 @@ def test_the_kit_grades_as_plain_nbgrader_or_refuses_first(graded, kind):
         assert "the kit's grader cannot honour" in said, said
     else:
         assert kit[kind.name] == plain[kind.name]
+
+
+def test_what_the_grader_cannot_send_is_its_limit_not_the_students_mistake(
+        tmp_path, monkeypatch, caplog):
+    """Should a test still reach a student with something the grader cannot send, the
+    student reads that it is the grader's limit, and the instructor gets a warning."""
+    from test_judge import HONEST, outcome, student
+
+    from puzzlekit import wire
+    from puzzlekit.judge import Judge
+
+    def cannot(self: Judge, value: object) -> object:
+        raise wire.WireError(f"the grader cannot pass {type(value).__name__} to your code")
+    monkeypatch.setattr(Judge, "_outbound", cannot)
+    judge, _ = student(tmp_path, HONEST)
+    with caplog.at_level("WARNING", logger="puzzlekit.judge"):
+        said = outcome(judge, "class Gizmo:\n    pass\nfindZero(Gizmo())")
+    assert said is not None and said.startswith("AssertionError: the grader cannot pass Gizmo")
+    assert "a limit of the grader, not a mistake in your code" in " ".join(said.split())
+    warned = " ".join(r.getMessage() for r in caplog.records if r.levelname == "WARNING")
+    assert "calls findZero with something the kit's grader cannot send" in warned
+    assert "check-tests" in warned
