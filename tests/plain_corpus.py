@@ -75,6 +75,43 @@ def _sol(signature: str, body: str) -> str:
     return f"{signature}\n    ### BEGIN SOLUTION\n{body}\n    ### END SOLUTION"
 
 
+#: an exercise of a 2 x 2 puzzle that raises an exception class of the student's own
+BADMOVE_SOLUTION = ('class BadMove(Exception):\n    """A move off the board."""\n\n'
+                    + _sol("def move_blank(S, d):", '''\
+i = S.index(0)
+r, c = divmod(i, 2)
+dr, dc = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}[d]
+if not (0 <= r + dr < 2 and 0 <= c + dc < 2):
+    raise BadMove(d)
+j = (r + dr) * 2 + c + dc
+T = list(S)
+T[i], T[j] = T[j], T[i]
+return tuple(T)'''))
+
+BADMOVE_RIGHT = '''class BadMove(Exception):
+    pass
+
+def move_blank(S, d):
+    i = S.index(0)
+    j = i + {"U": -2, "D": 2, "L": -1, "R": 1}[d]
+    if not 0 <= j < 4 or (d in "LR" and j // 2 != i // 2):
+        raise BadMove(d)
+    T = list(S)
+    T[i], T[j] = T[j], 0
+    return tuple(T)'''
+
+BADMOVE_WRONG = '''class BadMove(Exception):
+    pass
+
+def move_blank(S, d):
+    i = S.index(0)
+    j = i + {"U": -2, "D": 2, "L": -1, "R": 1}[d]
+    if not 0 <= j < 4:
+        raise ValueError(d)
+    T = list(S)
+    T[i], T[j] = T[j], 0
+    return tuple(T)'''
+
 KINDS: list[Kind] = [
     Kind("closure_calls", points=2,
          solution=_sol('def cheapest_next(S, h):\n    """The next board of S with the '
@@ -267,44 +304,26 @@ else:
     raise AssertionError("check_board must raise ValueError for a tile twice")'''),
 
     Kind("exception_own_class",
-         solution='class BadMove(Exception):\n    """A move off the board."""\n\n'
-                  + _sol("def move_blank(S, d):", '''\
-i = S.index(0)
-r, c = divmod(i, 2)
-dr, dc = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}[d]
-if not (0 <= r + dr < 2 and 0 <= c + dc < 2):
-    raise BadMove(d)
-j = (r + dr) * 2 + c + dc
-T = list(S)
-T[i], T[j] = T[j], T[i]
-return tuple(T)'''),
-         right='''class BadMove(Exception):
-    pass
-
-def move_blank(S, d):
-    i = S.index(0)
-    j = i + {"U": -2, "D": 2, "L": -1, "R": 1}[d]
-    if not 0 <= j < 4 or (d in "LR" and j // 2 != i // 2):
-        raise BadMove(d)
-    T = list(S)
-    T[i], T[j] = T[j], 0
-    return tuple(T)''',
-         wrong='''class BadMove(Exception):
-    pass
-
-def move_blank(S, d):
-    i = S.index(0)
-    j = i + {"U": -2, "D": 2, "L": -1, "R": 1}[d]
-    if not 0 <= j < 4:
-        raise ValueError(d)
-    T = list(S)
-    T[i], T[j] = T[j], 0
-    return tuple(T)''',
+         solution=BADMOVE_SOLUTION,
+         right=BADMOVE_RIGHT,
+         wrong=BADMOVE_WRONG,
          test='''assert move_blank((0, 1, 2, 3), "R") == (1, 0, 2, 3)
 try:
     move_blank((0, 1, 2, 3), "U")
 except BadMove:
     pass
+else:
+    raise AssertionError("a move off the board must raise BadMove")'''),
+
+    # what the refusal of exception_own_class tells the author to write instead
+    Kind("exception_by_name",
+         solution=BADMOVE_SOLUTION,
+         right=BADMOVE_RIGHT,
+         wrong=BADMOVE_WRONG,
+         test='''try:
+    move_blank((1, 0, 2, 3), "R")
+except Exception as e:
+    assert type(e).__name__ == "BadMove", f"raised {type(e).__name__}, not BadMove"
 else:
     raise AssertionError("a move off the board must raise BadMove")'''),
 
@@ -368,10 +387,12 @@ assert p[0] is S, "the trail starts with the board itself"
 assert p[-1] == (1, 3, 2, 0)'''),
 ]
 
-#: the kinds whose test may be refused by the kit's generate step: what truly cannot
-#: cross the wall. Identity: the student's values reach the grader as copies, so `is`
-#: between a value the test made and one the student's code returned cannot hold.
-MAY_BE_REFUSED = {"identity"}
+#: the kinds whose test the kit's generate step may refuse (what truly cannot cross the
+#: wall), with what its refusal must tell the author to write instead. Identity: the
+#: student's values reach the grader as copies (that copy is what keeps the student's
+#: code from changing a verdict), so `is` between an object of the test and one the
+#: student's code returned cannot hold.
+MAY_BE_REFUSED = {"identity": "compare with == rather than `is`"}
 
 
 def source_notebook(kinds: list[Kind] = KINDS) -> nbformat.NotebookNode:
@@ -458,7 +479,8 @@ def grade_kit(root: Path, kinds: list[Kind] = KINDS
 def _paragraph(said: str, grade_id: str) -> str:
     """The refusal's paragraph about one test cell, on one line."""
     said = " ".join(said.split())
-    found = re.search(rf"test cell {grade_id}\b.*?(?= {ASSIGNMENT}, test cell | \[[A-Z]+\] |\Z)", said)
+    found = re.search(rf"test cell {grade_id}\b.*?"
+                      rf"(?= {ASSIGNMENT}, test cell | \[[A-Z]+\] |\Z)", said)
     return found.group(0).strip() if found else said
 
 

@@ -69,6 +69,7 @@ def test_the_kit_grades_as_plain_nbgrader_or_refuses_first(graded, kind):
         assert kind.name in MAY_BE_REFUSED, f"refused: {said}"
         assert f"test cell {kind.name}_tests (line " in said
         assert "the kit's grader cannot honour" in said, said
+        assert MAY_BE_REFUSED[kind.name] in said
     else:
         assert kit[kind.name] == plain[kind.name]
 
