@@ -66,7 +66,8 @@ from . import scrambles, wire
 from .diagnose import random_state_problem
 from .errors import PuzzleError
 from .instrument import Recorder, limit_message
-from .messages import NOT_WRITTEN, explain, plain, red, take_awarded, take_notes, take_partial
+from .messages import (GRADER_LIMIT, NOT_WRITTEN, explain, plain, red, take_awarded,
+                       take_notes, take_partial)
 
 #: the widest line of a message in the feedback (its page does not scroll sideways)
 WIDTH = 90
@@ -355,9 +356,7 @@ TOO_BIG = ("your code returned a value too large or odd for the grader to check 
 BAD_RANDOM = ("your code left Python's `random` in a state the grader cannot use "
               "({why}):\nuse random's own functions (random.seed, random.randint), "
               "never random.setstate with a state of your own")
-GRADER_CANNOT = ("{why}.\nThis is a limit of the grader, not a mistake in your code: this test "
-                 "gives your code\nsomething the grader cannot send it. Your teacher has been "
-                 "told and will look at\nthis test.")
+GRADER_CANNOT = "{why}.\n" + GRADER_LIMIT
 NOTEBOOK_TIME = ("this notebook used up the time the grader gives one notebook "
                  "({seconds:g} s),\nso this test was stopped here (slow or many cells, or "
                  "kernel restarts, before it)")

@@ -94,3 +94,14 @@ def test_what_the_grader_cannot_send_is_its_limit_not_the_students_mistake(
     warned = " ".join(r.getMessage() for r in caplog.records if r.levelname == "WARNING")
     assert "calls findZero with something the kit's grader cannot send" in warned
     assert "check-tests" in warned
+
+
+def test_a_hidden_test_that_meets_the_graders_limit_does_not_blame_the_student():
+    from puzzlekit.feedback import hidden_failure_words
+    from puzzlekit.judge import GRADER_CANNOT
+
+    said = hidden_failure_words(GRADER_CANNOT.format(
+        why="the grader cannot pass Gizmo to your code"), ["_S = state_at_depth(20)"])
+    assert said.startswith("the grader cannot pass Gizmo to your code.")
+    assert "a limit of the grader, not a mistake in your code" in " ".join(said.split())
+    assert "check that your code" not in said
