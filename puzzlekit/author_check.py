@@ -10,6 +10,14 @@ course's own execute step (`puzzlekit.autograde.WalledExecute`, the wall and the
 and nbgrader's own scoring of each test cell. Any test cell that does not earn its full
 points stops the release, with the cell, the line and what it said.
 
+A test the model solution fails under the kit's grader is also run the plain way (the
+same notebook in an ordinary kernel, as plain nbgrader runs it, `plain_verdicts`). If the
+model solution passes it there, the test is not wrong: it does something the kit's
+grader cannot honour (the test cells run in the grader's process, across the wall from
+the student's code), and the refusal says so, with what to write instead when it is
+known (`advice`: ``==`` for ``is``, ...). That second run costs a few seconds, and only
+when something failed.
+
 The same check, without generating, for an author at work::
 
     python -m puzzlekit check-tests 03-informed-search      # from the course folder
@@ -20,6 +28,7 @@ The same check, without generating, for an author at work::
 from __future__ import annotations
 
 import copy
+import dataclasses
 import os
 import re
 import time
@@ -29,10 +38,36 @@ from typing import Any
 from .errors import PuzzleError
 from .messages import plain
 
-__all__ = ["CellVerdict", "ModelCheck", "ModelSolutionCheck", "check_model_solution"]
+__all__ = ["CellVerdict", "ModelCheck", "ModelSolutionCheck", "advice", "check_model_solution",
+           "plain_verdicts"]
 
 #: what the grader says when a test hands the student's code something it cannot pass
 _GRADER_CANNOT = re.compile(r"the grader cannot (pass|run|read)|cannot pass \w+ to your code")
+
+#: what to write instead, for a test the kit's grader cannot honour: (a pattern of what
+#: the failing line said, a pattern of its code, the advice); the first that matches
+_ADVICE: list[tuple[re.Pattern[str] | None, re.Pattern[str] | None, str]] = [
+    (re.compile(r"catching classes that do not inherit from BaseException"), None,
+     "catch `Exception as e` and check `type(e).__name__ == 'TheClass'`: the student's "
+     "own exception classes stay in the student's kernel"),
+    (None, re.compile(r"\bnp\.|numpy"),
+     "let the exercise return lists or tuples of numbers and compare those: the kit's "
+     "grader does not bring the student's numpy arrays across yet"),
+    (None, re.compile(r"\bis\s+(?!None\b|not\s+None\b|True\b|False\b)(not\s+)?(?!None\b)\w"),
+     "compare with == rather than `is`: the values of the student's code reach the "
+     "grader as copies, so no object the test holds is ever the same object as one the "
+     "student's code returned"),
+]
+
+
+def advice(line: str, said: str) -> str:
+    """What to write instead of a test line the kit's grader cannot honour ("" if not known)."""
+    code = line.split(":", 1)[1] if ":" in line else line
+    code = re.sub(r"(['\"]).*?\1", "''", code)        # not what its strings say
+    for in_said, in_code, text in _ADVICE:
+        if (in_said and in_said.search(said)) or (in_code and in_code.search(code)):
+            return text
+    return ""
 
 
 @dataclass(frozen=True)
@@ -45,6 +80,7 @@ class CellVerdict:
     said: str = ""          #: the error's last line (plain text), if it failed
     line: str = ""          #: where, in the test cell ("line 4: assert ...")
     grader_limit: bool = False    #: the grader could not honour what the test does
+    plain_passes: bool = False    #: ... and plain nbgrader gives it its full points
 
     @property
     def full(self) -> bool:
@@ -72,7 +108,18 @@ class ModelCheck:
             where = f" ({c.line})" if c.line else ""
             text = (f"{self.notebook}, test cell {c.grade_id}{where}: the model solution "
                     f"earns {c.points:g} of {c.max_points:g} points: {c.said or 'it failed'}")
-            if c.grader_limit:
+            if c.plain_passes:
+                hint = advice(c.line, c.said)
+                text += ("\n  Plain nbgrader gives the model solution its full points here: "
+                         "this is something the kit's grader cannot honour, not a wrong "
+                         "test. While grading, test cells run in the grader's process and "
+                         "reach the student's code across a wall (docs/instructors.md, "
+                         "'Writing your own exercise', step 5). "
+                         + (f"Instead: {hint}." if hint else
+                            "Pass the student's functions plain data (boards, numbers, "
+                            "strings, lists, dicts), puzzlekit's functions or functions of "
+                            "your given cells, and compare plain values."))
+            elif c.grader_limit:
                 text += ("\n  This is a limit of the kit's grader, not of the solution: "
                          "while grading, test cells run in the grader's process and reach "
                          "the student's code across a wall (docs/instructors.md, 'Writing "
@@ -155,7 +202,30 @@ def check_model_solution(nb: Any, folder: str, config: Any = None,
     with nbgrader_execution_as("autograde"):
         pp = step(config=config)
         executed, _ = pp.preprocess(executed, {"metadata": {"path": folder}})
-    return ModelCheck(notebook, _verdicts(executed), time.perf_counter() - t0)
+    verdicts = _verdicts(executed)
+    if not all(v.full for v in verdicts):
+        plain_full = {v.grade_id for v in plain_verdicts(nb, folder, config) if v.full}
+        verdicts = [v if v.full or v.grade_id not in plain_full else
+                    dataclasses.replace(v, grader_limit=True, plain_passes=True)
+                    for v in verdicts]
+    return ModelCheck(notebook, verdicts, time.perf_counter() - t0)
+
+
+def plain_verdicts(nb: Any, folder: str, config: Any = None) -> list[CellVerdict]:
+    """The test cells of `nb` as plain nbgrader scores them: every cell in order in an
+    ordinary kernel (nbgrader's `Execute`, no wall, no judge)."""
+    from nbgrader.preprocessors import Execute
+    from traitlets.config import Config
+
+    from .context import nbgrader_execution_as
+    executed = copy.deepcopy(nb)
+    for cell in executed.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    with nbgrader_execution_as("autograde"):
+        pp = Execute(config=copy.deepcopy(config) if config is not None else Config())
+        executed, _ = pp.preprocess(executed, {"metadata": {"path": folder}})
+    return _verdicts(executed)
 
 
 class ModelSolutionFails(Exception):

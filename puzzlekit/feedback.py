@@ -7,7 +7,9 @@ them. `StripHiddenTests` is a preprocessor for ``GenerateFeedback`` that
 1. replaces each ``### BEGIN HIDDEN TESTS`` … ``### END HIDDEN TESTS`` block by one comment;
 2. when the failure came from a hidden line, replaces that cell's traceback by a sentence
    that says a hidden test failed and which property (the first line of its message,
-   unless that quotes a hidden line), keeping the boards the failing check drew;
+   unless that quotes a hidden line), keeping the boards the failing check drew; a limit
+   of the grader (`puzzlekit.messages.GRADER_LIMIT`) is said as it is, not as a failure
+   of the student's code;
 3. removes from the other tracebacks the lines of the hidden block (by their line number
    in the test cell's frame) and any other line that quotes a hidden line.
 
@@ -23,7 +25,7 @@ from typing import Any
 from nbconvert.preprocessors import Preprocessor
 from traitlets import Bool
 
-from .messages import error_output, plain
+from .messages import GRADER_LIMIT, error_output, plain
 
 BEGIN, END = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
 PLACEHOLDER = "# (hidden tests ran here: they check more cases and are not shown)"
@@ -149,6 +151,9 @@ def from_hidden(error: Any, numbers: set[int], snippets: list[str], count: objec
 def hidden_failure_words(evalue: str, snippets: list[str]) -> str:
     """What a failed hidden test tells the student: its property, if that is not secret."""
     lines = [line.strip() for line in plain(evalue).splitlines() if line.strip()]
+    if " ".join(GRADER_LIMIT.split()) in " ".join(lines):
+        # the grader's own limit: said as it is, never "check that your code works"
+        return "\n".join(line for line in lines if not quotes(line, snippets)) or HIDDEN_FAILED
     what = lines[0].rstrip(":") if lines else ""
     if what and quotes(what, snippets):
         # "nextStates(<a hidden board>): <what went wrong>": the diagnosis may be shown

@@ -68,6 +68,7 @@ import dis
 import functools
 import io
 import json
+import logging
 import marshal
 import random
 import symtable
@@ -84,7 +85,8 @@ from . import scrambles, wire
 from .diagnose import random_state_problem
 from .errors import PuzzleError
 from .instrument import Recorder, limit_message
-from .messages import NOT_WRITTEN, explain, plain, red, take_awarded, take_notes, take_partial
+from .messages import (GRADER_LIMIT, NOT_WRITTEN, explain, plain, red, take_awarded,
+                       take_notes, take_partial)
 
 #: the widest line of a message in the feedback (its page does not scroll sideways)
 WIDTH = 90
@@ -398,6 +400,7 @@ TOO_BIG = ("your code returned a value too large or odd for the grader to check 
 BAD_RANDOM = ("your code left Python's `random` in a state the grader cannot use "
               "({why}):\nuse random's own functions (random.seed, random.randint), "
               "never random.setstate with a state of your own")
+GRADER_CANNOT = "{why}.\n" + GRADER_LIMIT
 NOTEBOOK_TIME = ("this notebook used up the time the grader gives one notebook "
                  "({seconds:g} s),\nso this test was stopped here (slow or many cells, or "
                  "kernel restarts, before it)")
@@ -829,6 +832,19 @@ class Judge:
                 "name": func.__name__, "globals": wire.dumps(sent, _by_name),
                 "defaults": wire.dumps(defaults, _by_name) if defaults else None}
 
+    def _cannot_send(self, error: Exception, name: str) -> AssertionError:
+        """A test gives the student's code what the grader cannot send: the grader's limit,
+        worded as such for the student and logged as a warning for the instructor."""
+        log = getattr(self.channel, "log", None)
+        if not isinstance(log, (logging.Logger, logging.LoggerAdapter)):
+            log = logging.getLogger(__name__)
+        log.warning("puzzlekit: a graded test cell calls %s with something the kit's grader "
+                    "cannot send to the student's code (%s); the student was told that this "
+                    "is the grader's limit, not their mistake. `python -m puzzlekit "
+                    "check-tests ASSIGNMENT` names the cell and what to write instead.",
+                    name, error)
+        return AssertionError(GRADER_CANNOT.format(why=error))
+
     def _inbound(self, tagged: dict[str, Any]) -> Any:
         if "$j" in tagged:      # one of the test's own, given to the kernel before
             number = tagged["$j"]
@@ -904,7 +920,7 @@ class Judge:
                    "forbid": list(self._forbid),
                    "random": self._random_to_send()}
         except wire.WireError as e:
-            raise AssertionError(str(e)) from None
+            raise self._cannot_send(e, name) from None
         if self._record:
             req["record"] = {r.name: r.limit for r in self._record}
         reply = self._request(req, name)
@@ -971,7 +987,7 @@ class Judge:
         try:
             encoded = wire.encode(arg, self._outbound)
         except wire.WireError as e:
-            raise AssertionError(str(e)) from None
+            raise self._cannot_send(e, f"your {kind}") from None
         reply = self._request({"kind": "op", "h": handle, "op": op, "arg": encoded},
                               f"your {kind}")
         if "error" in reply:

@@ -40,6 +40,11 @@ NOT_WRITTEN_CELL = ("this exercise is not written yet: replace\n`" + STUB + "` w
                     "code and run the cell again.")
 NOT_DEFINED = ("name '{name}' is not defined yet: the exercise that defines `{name}` is "
                "above;\nwrite it and run its cell first (Run All runs every cell in order).")
+#: what a student reads when a test gives their code something the grader cannot send:
+#: the grader's limit, never the student's mistake (`puzzlekit.judge`, `puzzlekit.feedback`)
+GRADER_LIMIT = ("This is a limit of the grader, not a mistake in your code: this test "
+                "gives your code\nsomething the grader cannot send it. Your teacher has been "
+                "told and will look at\nthis test.")
 NO_RETURN = ("(a function returned None, nothing: did it forget to `return` its result?)")
 PAST_THE_EDGE = ("(a row or column past the edge of the board: check that the blank can move "
                  "that way before moving it)")

@@ -36,6 +36,28 @@ def nbgrader_cell(make, source: str, **meta: object) -> nbformat.NotebookNode:
     return cell
 
 
+def submit(root: Path, assignment: str, student: str, release: Path,
+           answers: dict[str, str]) -> None:
+    """Hand in `release` as `student`, each answer cell (by grade id) as in `answers`."""
+    mine = nbformat.read(release, as_version=4)
+    for cell in mine.cells:
+        gid = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if gid in answers:
+            cell.source = answers[gid]
+    folder = root / "submitted" / student / assignment
+    folder.mkdir(parents=True)
+    nbformat.write(mine, folder / f"{assignment}.ipynb")
+    (folder / "timestamp.txt").write_text("2026-01-15 10:00:00.000000 UTC")
+
+
+def auto_scores(root: Path, assignment: str, student: str) -> dict[str, float]:
+    """The autograded score of every cell of the student's notebook, from the gradebook."""
+    from nbgrader.api import Gradebook
+    with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gb:
+        sub = gb.find_submission_notebook(assignment, assignment, student)
+        return {g.name: g.auto_score for g in sub.grades if g.auto_score is not None}
+
+
 def test_the_page_marks_its_cells():
     assert set(page_blocks()) == {"greedy_intro", "greedy_solution", "greedy_tests",
                                   "students"}
@@ -83,23 +105,9 @@ def test_an_exercise_written_as_the_page_says_grades_right_and_wrong_answers(tmp
                  if c.metadata.get("nbgrader", {}).get("solution") and c.cell_type == "code"}
     students = {"right": solutions, wrong_name: {**solutions, **replacements}}
     for student, answers in students.items():
-        mine = nbformat.read(root / "release" / A3 / f"{A3}.ipynb", as_version=4)
-        for cell in mine.cells:
-            gid = cell.metadata.get("nbgrader", {}).get("grade_id")
-            if gid in answers:
-                cell.source = answers[gid]
-        folder = root / "submitted" / student / A3
-        folder.mkdir(parents=True)
-        nbformat.write(mine, folder / f"{A3}.ipynb")
-        (folder / "timestamp.txt").write_text("2026-01-15 10:00:00.000000 UTC")
+        submit(root, A3, student, root / "release" / A3 / f"{A3}.ipynb", answers)
         assert api.autograde(A3, student)["success"]
-
-    from nbgrader.api import Gradebook
-    with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gb:
-        def cells(student: str) -> dict[str, float]:
-            sub = gb.find_submission_notebook(A3, A3, student)
-            return {g.name: g.auto_score for g in sub.grades if g.auto_score is not None}
-        right, wrong = cells("right"), cells(wrong_name)
+    right, wrong = auto_scores(root, A3, "right"), auto_scores(root, A3, wrong_name)
     worth = {c.metadata["nbgrader"]["grade_id"]: c.metadata["nbgrader"]["points"]
              for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")
              and c.cell_type == "code"}

@@ -122,24 +122,26 @@ def test_stale_cells_name_what_changed():
 # ---------------------------------------------------------------------------
 # through nbgrader: generate, autograde, generate again
 
-@pytest.fixture()
-def course(tmp_path):
-    pytest.importorskip("nbgrader")
+def course_api(root: Path):
+    """nbgrader's API for the course at `root`, through its own nbgrader_config.py."""
     from nbgrader.apps import NbGraderAPI
     from nbgrader.coursedir import CourseDirectory
     from traitlets.config.loader import PyFileConfigLoader
 
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(root)).load_config()
+    config.CourseDirectory.root = str(root)
+    config.NbGraderAPI.timezone = "UTC"
+    return NbGraderAPI(coursedir=CourseDirectory(config=config), config=config)
+
+
+@pytest.fixture()
+def course(tmp_path):
+    pytest.importorskip("nbgrader")
     root = tmp_path / "course"
     (root / "source").mkdir(parents=True)
     shutil.copytree(REPO / "notebooks" / "source" / A1, root / "source" / A1)
     shutil.copy(REPO / "notebooks" / "nbgrader_config.py", root)
-
-    def api():
-        config = PyFileConfigLoader("nbgrader_config.py", path=str(root)).load_config()
-        config.CourseDirectory.root = str(root)
-        config.NbGraderAPI.timezone = "UTC"
-        return NbGraderAPI(coursedir=CourseDirectory(config=config), config=config)
-    return root, api
+    return root, lambda: course_api(root)
 
 
 def _set_points(path: Path, grade_id: str, points: int) -> None:
