@@ -60,6 +60,7 @@ the grader more than a budget:
 
 from __future__ import annotations
 
+import ast
 import base64
 import builtins
 import contextlib
@@ -85,7 +86,7 @@ from . import scrambles, wire
 from .diagnose import random_state_problem
 from .errors import PuzzleError
 from .instrument import Recorder, limit_message
-from .messages import (GRADER_LIMIT, NOT_WRITTEN, explain, plain, red, take_awarded,
+from .messages import (GRADER_LIMIT, NOT_WRITTEN, Credit, explain, plain, red, take_awarded,
                        take_notes, take_partial)
 
 #: the widest line of a message in the feedback (its page does not scroll sideways)
@@ -493,6 +494,21 @@ class Judge:
             self.ns.pop(name, None)
         self.fetched.clear()
 
+    def _compile_cell(self, source: str, count: int
+                      ) -> tuple[types.CodeType, types.CodeType | None]:
+        """A test cell as IPython runs it: its statements, and its last expression
+        apart, whose value the cell shows (None when the cell does not end in one)."""
+        filename = f"<graded cell {count}>"
+        tree = ast.parse(source, filename)
+        if not tree.body or not isinstance(tree.body[-1], ast.Expr) \
+                or source.rstrip().endswith(";"):
+            return self._compile(source, count), None
+        expression = tree.body.pop()
+        assert isinstance(expression, ast.Expr)
+        last = ast.Expression(expression.value)
+        self.sources[filename] = source.splitlines()
+        return compile(tree, filename, "exec"), compile(last, filename, "eval")
+
     def _compile(self, source: str, count: int) -> types.CodeType:
         filename = f"<graded cell {count}>"
         self.sources[filename] = source.splitlines()
@@ -521,11 +537,17 @@ class Judge:
         take_partial(), take_awarded(), take_notes()    # nothing left from an earlier cell
         failure: BaseException | None = None
         token = _CURRENT.set(self)
+        value: Any = None
+        shown: str | None = None
         try:
-            code = self._compile(source, count)
+            code, last = self._compile_cell(source, count)
             with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err), \
                     self._budget():
                 exec(code, self.ns)
+                if last is not None:
+                    value = eval(last, self.ns)
+                    shown = None if value is None or isinstance(value, Credit) \
+                        else _shown(value)
         except KeyboardInterrupt:
             raise
         except JudgeTimeout:
@@ -556,6 +578,11 @@ class Judge:
                                 "data": {"text/plain": f"{points:g}",
                                          "text/html": f"<b>partial credit: {points:g} "
                                                       f"point{'' if points == 1 else 's'}</b>"}})
+            elif shown is not None:
+                # the cell's last value, as IPython shows it: a plain nbgrader test's
+                # partial credit (nbgrader reads a number there as the cell's score)
+                outputs.append({"output_type": "execute_result", "execution_count": count,
+                                "metadata": {}, "data": {"text/plain": shown}})
         take_partial(), take_awarded(), take_notes()
         self._html = []
         return outputs
@@ -1075,6 +1102,15 @@ def _by_name(value: object) -> dict[str, Any]:
     if name is None:
         raise wire.WireError(f"{type(value).__name__} cannot be sent by name")
     return {"$py": name}
+
+
+def _shown(value: object) -> str:
+    """`value` as IPython's display shows it in ``text/plain``."""
+    try:
+        from IPython.lib.pretty import pretty
+        return str(pretty(value))[:100_000]
+    except Exception:
+        return f"<{type(value).__name__} object>"
 
 
 def _write_back(args: tuple[Any, ...], index: str, new: Any) -> None:

@@ -16,21 +16,13 @@ import pytest
 
 from plain_corpus import KINDS, MAY_BE_REFUSED, Kind, grade_kit, grade_plain, table
 
-CALLBACKS = "callbacks: a function or object of the test cell passed to the student's code"
 VALUES = "values: the student's {} do not cross the wall yet"
 NOT_YET = {
-    "closure_calls": CALLBACKS,
-    "lambda_test_name": CALLBACKS + " (a lambda that reads a name of the test)",
-    "partial": CALLBACKS,
-    "bound_method": CALLBACKS,
-    "test_object": CALLBACKS,
     "rebind_global": "a global rebound by the test is not seen by the student's code",
     "generator": VALUES.format("generators"),
     "student_class": VALUES.format("classes (isinstance)"),
     "exception_own_class": VALUES.format("exception classes (except BadMove)"),
     "numpy": VALUES.format("numpy arrays"),
-    "partial_credit": "the judge drops a test cell's last value, so a number there does "
-                      "not become the cell's score: a wrong answer earns full points",
 }
 
 
