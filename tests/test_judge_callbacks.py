@@ -171,3 +171,33 @@ else:
     raise AssertionError("a forged stand-in was accepted")
 ''', tests=(1,)))
     assert errors(cells[1]) == []
+
+
+def test_a_student_who_forges_questions_reaches_nothing_of_the_grader(run):
+    cells = run(notebook('''
+from puzzlekit import agent
+def probe(f):
+    """Ask the grader, through the stand-in's own channel, for what it must not give."""
+    said = []
+    number = object.__getattribute__(f, "_j")
+    for question in ({"j": number, "op": "getattr", "arg": "__globals__"},
+                     {"j": number, "op": "getattr", "arg": "_objects"},
+                     {"j": number + 1000, "op": "call", "args": [], "kwargs": {}},
+                     {"j": number, "op": "exec", "arg": "import os"}):
+        try:
+            said.append(repr(agent._ask(question)))
+        except Exception as e:
+            said.append(type(e).__name__ + ": " + str(e))
+    return said
+''', '''
+class Holder:
+    secret = "only the test knows"
+    def peek(self):
+        return 1
+said = probe(Holder())
+print("\\n".join(said))
+assert all("only the test knows" not in s for s in said)
+assert said[0].startswith("AttributeError") and said[1].startswith("AttributeError")
+assert "could not read" in said[2] and "unknown operation" in said[3]
+''', tests=(1,)))
+    assert errors(cells[1]) == [], text(cells[1])
