@@ -74,6 +74,14 @@ _REFERENCES: Mapping[str, str] = MappingProxyType(_EXPORTS)
 #: loads in milliseconds (tests/test_packaging.py checks both)
 HEAVY_MODULES = frozenset({"widgets"})
 
+#: the search engine: forbidding one of `ENGINE_NAMES` forbids every function of these
+#: modules too, however it is reached (``puzzlekit.informed.best_first``, the solver's
+#: helpers, ``puzzlekit.problem.reconstruct``), at grading time (`grading.forbidding`) and
+#: in the integrity report (`integrity`) alike: any search of the kit would do the work
+ENGINE_MODULES = frozenset({"solver", "uninformed", "informed", "layered", "pdb", "large",
+                            "fast_idastar", "heuristic_choice", "problem"})
+ENGINE_NAMES = frozenset({"solve", "search", "bfs_layers"})
+
 # what a notebook's `from puzzlekit import *` brings (the references' look-ups stay out of
 # the students' namespace)
 __all__ = sorted(set(_EXPORTS) | {"PuzzleError", "Unsolvable", "SearchLimitReached",

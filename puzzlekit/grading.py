@@ -375,13 +375,6 @@ def _caller_namespaces() -> list[dict[str, Any]]:
 
 _ABSENT = object()
 
-#: forbidding one of these names also forbids every function of these modules, however
-#: it is reached (`puzzlekit.uninformed.bfs`, `puzzlekit.fast_idastar.search_manhattan`, ...)
-_ENGINES = {"solve": ("solver", "uninformed", "informed", "layered", "pdb", "large",
-                       "fast_idastar", "heuristic_choice"),
-            "search": ("layered", "uninformed"), "bfs_layers": ("layered", "uninformed")}
-
-
 def _stand_in_code(name: str) -> types.CodeType:
     """The code of a function that reports a call of the forbidden reference `name`.
 
@@ -421,7 +414,8 @@ def _functions_behind(names: tuple[str, ...]) -> dict[str, list[types.FunctionTy
     for name in names:
         module, func = _reference(name)
         found = [func] if isinstance(func, types.FunctionType) else []
-        for engine in _ENGINES.get(name, ()):
+        for engine in sorted(puzzlekit.ENGINE_MODULES) if name in puzzlekit.ENGINE_NAMES \
+                else ():
             space = vars(importlib.import_module(f"puzzlekit.{engine}"))
             found += [f for f in space.values() if isinstance(f, types.FunctionType)
                       and f.__module__ == f"puzzlekit.{engine}" and f not in found]

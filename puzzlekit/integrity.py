@@ -61,7 +61,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from . import references
+from . import ENGINE_MODULES, ENGINE_NAMES, references
 from .errors import PuzzleError
 
 __all__ = ["Finding", "KINDS", "scan_notebook", "report", "write_csv", "add_comments",
@@ -91,10 +91,6 @@ KINDS: dict[str, str] = {
 CSV_HEADER = ("student", "assignment", "notebook", "grade_id", "finding", "line")
 
 GRADER_MODULES = ("grading", "autograde", "feedback", "judge", "agent", "wall")
-ENGINE_MODULES = frozenset({"solver", "layered", "uninformed", "informed", "pdb", "large",
-                            "fast_idastar", "heuristic_choice",
-                            "problem"})
-ENGINE_NAMES = frozenset({"solve", "search"})
 LINE_WIDTH = 120
 
 

@@ -1,10 +1,12 @@
 """The grading helpers fail with messages a student can act on, and only when they should."""
 
+import functools
+
 import pytest
 
 import puzzlekit as pk
 from puzzlekit.grading import (as_board, assert_board_equal, assert_equal, assert_solution,
-                               boards_in_a_row, forbid_reference, run_with_timeout,
+                               boards_in_a_row, forbid_reference, forbidding, run_with_timeout,
                                side_by_side)
 
 start = ((8, 0, 6), (5, 4, 7), (2, 3, 1))
@@ -99,6 +101,32 @@ def test_forbid_reference_catches_every_way_of_calling_the_reference(cheat):
     with pytest.raises(AssertionError, match="yourself"):
         with forbid_reference("nextStates"):
             cheat(start)
+
+
+def engine_best_first(S):
+    """A* from the engine's own module, not the front: forbidding "search" alone must
+    catch it (it returned the optimal path with no violation recorded)."""
+    from puzzlekit.informed import best_first
+    from puzzlekit.problem import Budget, GenericProblem
+    h = functools.partial(pk.manhattan, goal=goal)
+    return best_first(GenericProblem(S, goal, pk.nextStates, h), Budget("astar", 10**6, None))
+
+
+@pytest.mark.parametrize("name", sorted(pk.ENGINE_NAMES))
+def test_forbidding_a_search_reference_forbids_the_whole_engine(name):
+    assert engine_best_first(start)[-1] == goal
+    with forbidding(name) as calls:
+        with pytest.raises(AssertionError, match="yourself"):
+            engine_best_first(start)
+    assert calls
+    assert engine_best_first(start)[-1] == goal
+
+
+def test_the_integrity_report_and_the_grader_forbid_the_same_engine():
+    from puzzlekit import integrity
+    assert integrity.ENGINE_MODULES is pk.ENGINE_MODULES
+    for name in pk.ENGINE_NAMES:
+        assert integrity._covers({name}, ("informed", "best_first")) == name
 
 
 def test_forbid_reference_lets_own_code_run_and_restores_the_reference():
