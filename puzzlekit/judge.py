@@ -392,6 +392,9 @@ def explain_limit(ename: str, evalue: str, limits: dict[str, str]) -> str | None
     return None
 FORBIDDEN = ("your code called puzzlekit's ready-made {name};\nthis exercise asks you to "
              "write it yourself")
+TEST_FUNCTION_TOO_LONG = ("your code used the test's {name} for longer than the grader "
+                          "spends on one test cell\n({seconds:g} s) and was stopped: does "
+                          "it call it again and again, in a loop\nthat never ends?")
 JUDGE_TOO_LONG = ("the grader's checks of what your code returned took longer than "
                   "{seconds:g} s,\nthe most the grader spends on one test cell, and were "
                   "stopped (your code itself\nwas not timed out). Does it return something "
@@ -449,8 +452,10 @@ class Judge:
         #: (`_stand_in`), and the number of each (by id; the object is kept alive above)
         self._objects: dict[int, Any] = {}
         self._numbers: dict[int, int] = {}
-        #: how deep the judge is in answering the kernel's questions (`_answer`)
+        #: how deep the judge is in answering the kernel's questions (`_answer`), and
+        #: the seconds it spent on them in this cell, with the last question
         self._answering = 0
+        self._answered: tuple[float, str] | None = None
 
     # -- the cells -----------------------------------------------------------------
 
@@ -484,7 +489,13 @@ class Judge:
     def _time_message(self) -> str:
         if self.notebook_deadline is not None and time.monotonic() >= self.notebook_deadline:
             return NOTEBOOK_TIME.format(seconds=self.notebook_seconds)
-        return JUDGE_TOO_LONG.format(seconds=(self.judge_timeout or 0) * self.time_scale)
+        seconds = (self.judge_timeout or 0) * self.time_scale
+        if self._answered is not None and self._answered[0] >= seconds / 2:
+            # most of the judge's time went into the test's function, which the student's
+            # code called (the moment the watchdog strikes tells less: it may be anywhere)
+            return TEST_FUNCTION_TOO_LONG.format(name=self._asked_about(self._answered[1]),
+                                                 seconds=seconds)
+        return JUDGE_TOO_LONG.format(seconds=seconds)
 
     def kernel_changed(self) -> None:
         """A student's cell ran: values copied from the kernel may be stale now (and its
@@ -534,6 +545,7 @@ class Judge:
         self.trusted |= bound_names(source)
         out, err = io.StringIO(), io.StringIO()
         self._html, self._forbid, self._deadline, self._record = [], [], None, []
+        self._answered = None
         take_partial(), take_awarded(), take_notes()    # nothing left from an earlier cell
         failure: BaseException | None = None
         token = _CURRENT.set(self)
@@ -708,7 +720,12 @@ class Judge:
         self._answering += 1
         try:
             with watchdog.resumed() if watchdog is not None else contextlib.nullcontext():
-                answer = self._answer_question(prompt)
+                started = time.monotonic()
+                try:
+                    answer = self._answer_question(prompt)
+                finally:
+                    spent = time.monotonic() - started
+                    self._answered = ((self._answered or (0.0, ""))[0] + spent, prompt)
             try:
                 return json.dumps(answer, separators=(",", ":"))
             except (TypeError, ValueError):
@@ -716,6 +733,15 @@ class Judge:
                                              "evalue": "the test's answer is not data"}})
         finally:
             self._answering -= 1
+
+    def _asked_about(self, prompt: str) -> str:
+        """The name of the test's function or object a question was about."""
+        try:
+            target = self._objects.get(json.loads(prompt[len(ASK):])["j"])
+        except Exception:
+            target = None
+        name = getattr(target, "__name__", None) or type(target).__name__
+        return f"function {name}" if callable(target) else f"{name} object"
 
     def _answer_question(self, prompt: str) -> dict[str, Any]:
         if type(prompt) is not str or not prompt.startswith(ASK):

@@ -201,3 +201,22 @@ assert said[0].startswith("AttributeError") and said[1].startswith("AttributeErr
 assert "could not read" in said[2] and "unknown operation" in said[3]
 ''', tests=(1,)))
     assert errors(cells[1]) == [], text(cells[1])
+
+
+def test_a_student_who_calls_the_tests_function_forever_is_stopped_with_words_that_say_so(run):
+    cells = run(notebook("""
+def forever(f):
+    while True:
+        f(1)
+""", """
+import time
+calls = []
+def slow(board):            # a costly check of the test's (it stays here: `calls`)
+    calls.append(board)
+    time.sleep(0.05)
+forever(slow)
+""", "assert 1 + 1 == 2", tests=(1, 2)), judge_timeout=1, timeout=600)
+    (name, value), = errors(cells[1])
+    assert "used the test's function slow for longer than the grader" in " ".join(
+        value.split()), value
+    assert errors(cells[2]) == []      # the kernel answers the next test
