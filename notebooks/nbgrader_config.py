@@ -54,6 +54,11 @@ c.ExchangeFactory.collect = "puzzlekit.collect.OwnerCheckedCollect"
 # in (nbgrader has no setting for its copy steps: see puzzlekit/plainfiles.py)
 guard_autograde_copies()
 
+# `nbgrader validate` (and the Validate button) cuts each line at its width: wide enough
+# for the kit's messages (wrapped at 90) and the course's code lines (at most 100), once
+# validate has indented them.
+c.Validator.width = 110
+
 # What students see in place of a solution: the stub must fail loudly when run.
 c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
 c.ClearSolutions.text_stub = "YOUR ANSWER HERE"

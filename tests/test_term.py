@@ -314,3 +314,14 @@ def test_only_grade_takes_nbgrader_options(capsys):
     assert e.value.code == 2 and "--Class.trait=value" in capsys.readouterr().err
     assert main(["extend", "--course-root", "/nonexistent-course"]) == 2
     assert "no course folder" in capsys.readouterr().err
+
+
+def test_validate_shows_the_kits_messages_uncut(late_course):
+    """`nbgrader validate` cuts each line at `Validator.width`: the course's config makes
+    it wide enough for the kit's messages (before, "... is not defined yet: the exercise
+    that defines `goal` is abov...")."""
+    course, env = late_course
+    out = nbgrader("validate", f"release/{ASSIGNMENT}/{ASSIGNMENT}.ipynb", cwd=course, env=env)
+    assert "VALIDATION FAILED" in out and "not written yet" in out, out
+    cut = [line for line in out.splitlines() if line.rstrip().endswith("...")]
+    assert cut == [], "\n".join(cut)

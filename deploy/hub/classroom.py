@@ -256,7 +256,8 @@ def student_nbgrader_config(course_id: str, exchange: str) -> str:
     return (f'"""nbgrader for the students of {course_id} (written by deploy/hub/classroom.py)'
             '"""\nc = get_config()  # noqa: F821\n'
             f"c.CourseDirectory.course_id = {course_id!r}\n"
-            f"c.Exchange.root = {exchange!r}\n")
+            f"c.Exchange.root = {exchange!r}\n"
+            "c.Validator.width = 110  # the Validate button: the kit's lines uncut\n")
 
 
 def instructor_nbgrader_config(course_id: str, course_root: str, exchange: str) -> str:
