@@ -14,9 +14,49 @@ asks the kernel for it (`puzzlekit.agent`):
   the test's time limit) and brings back the value, what it printed and the state of
   `random`;
 * any other object stays in the kernel as a `Remote` handle: the judge may look at its
-  attributes and call its methods, but only two of the student's objects are ever
-  compared with the student's own ``__eq__``; a student's object never equals the
-  judge's data.
+  attributes, call its methods, take its ``len``, index it, ask ``in`` (the object's
+  own ``__contains__``; without one the judge iterates it and compares itself) and
+  iterate it, but only two of the student's objects are ever compared with the
+  student's own ``__eq__``; a student's object never equals the judge's data;
+* an iterator or generator is a `RemoteIterator`, stepped in the kernel one item per
+  ``next`` (a call like any other: forbidden references, `random`, printed text), so
+  ``itertools.islice(endless(), 5)`` ends and a generator never runs ahead of what
+  the test took (iterators over plain containers are stepped a few items at a time);
+* a class becomes a `RemoteClass` (calling it makes an instance in the kernel;
+  ``isinstance(obj, Node)`` asks the kernel about the student's own objects), and an
+  exception class a *twin*: a class the judge makes by name from the class's chain
+  (module and name of each class of its MRO), whose bases are builtin exceptions and
+  twins, never anything the kernel could evaluate (`Judge.twin`). An exception the
+  student's code raises is an instance of the same twin, with its arguments when
+  they are plain data, so ``except ValueError``, ``except NoSolution`` (fetched from
+  the kernel), ``e.args`` and ``str(e)`` behave as in plain nbgrader;
+* a module the student imported is the judge's own import of it when it is one of the
+  standard library's, numpy's or puzzlekit's (never a file of the student's);
+* numpy arrays and scalars and complex numbers cross as values (`puzzlekit.wire`).
+
+Identity. While a call runs, the agent remembers the objects it built from the call's
+arguments; one of them in what the call returns (``path[0] is start``), or left in an
+argument, comes back as the judge's very object, and every list, dict, set and array
+among the arguments is updated in place as the call left it (``xs.append(S)`` in the
+student's code: ``xs[-1] is S`` in the test). A reference is good only for its own
+call: the kernel cannot name any other object of the judge's. What cannot be honoured,
+and why: an object the student's code keeps from one call and returns in a *later*
+call arrives as a copy (the kernel's copy of an argument stands for the judge's object
+during its own call only, so that the kernel never names a test's object after the
+call that lent it); plain data the student's code made is a new
+copy at each crossing (``f() is f()`` is false for a list the student's code returns
+twice, and a tuple subclass arrives as a plain tuple); a handle is one per kernel
+object (``obj.me() is obj`` holds) but ``type(obj) is Node`` does not (``isinstance``
+does). An exception carries its class, arguments and text, not other attributes.
+
+Globals. A name a test cell reads before binding it is the student's (fetched); once
+the cell binds it (``goal = ...``), the judge's value is the judge's own for good and
+never fetched again, and the student's code gets a copy of it when the kernel has that
+name (`Judge.push_globals`, before each call and after the cell), so a student's
+function that reads ``goal`` sees the test's goal, and so do later cells, as in plain
+nbgrader. A fetched list, dict, set or array the test changes in place
+(``COSTS["U"] = 5``) is sent too. Names with a leading underscore (a hidden test's own)
+are never sent; nor is anything that is not plain data (the test's functions).
 
 So rebinding a test helper, patching puzzlekit or builtins, IPython hooks, rigged
 ``__eq__`` methods or a kernel that dies: none of it reaches the code that decides a
