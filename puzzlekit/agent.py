@@ -329,12 +329,34 @@ def _names(req: dict) -> dict[str, Any]:
     return {"ok": True, "names": found}
 
 
+def _read_by_functions(space: dict[str, Any]) -> set[str]:
+    """The global names the notebook's functions and its classes' methods refer to."""
+    codes: list[types.CodeType] = []
+    for value in list(space.values()):
+        value = getattr(value, "__wrapped__", value)    # functools.cache and the like
+        if isinstance(value, types.FunctionType) and value.__globals__ is space:
+            codes.append(value.__code__)
+        elif isinstance(value, type) and value.__module__ == space.get("__name__"):
+            for member in vars(value).values():
+                member = getattr(member, "__func__", member)     # static, class methods
+                if isinstance(member, types.FunctionType):
+                    codes.append(member.__code__)
+    names: set[str] = set()
+    while codes:
+        code = codes.pop()
+        names.update(code.co_names)
+        codes += [c for c in code.co_consts if isinstance(c, types.CodeType)]
+    return names
+
+
 def _assign(req: dict) -> dict[str, Any]:
     """Bind the values a test cell gave the student's names (only names the student's
     code has: a test's own names stay the grader's)."""
     space = _namespace()
-    if type(req.get("has")) is list:
-        return {"ok": True, "has": [n for n in req["has"] if type(n) is str and n in space]}
+    if type(req.get("has")) is list:        # which of these the student's functions read
+        read = _read_by_functions(space)
+        return {"ok": True, "has": [n for n in req["has"] if type(n) is str and n in space
+                                    and n in read]}
     done, missing = [], []
     values = req.get("values", {})
     for name, encoded in values.items() if type(values) is dict else ():

@@ -51,10 +51,12 @@ does). An exception carries its class, arguments and text, not other attributes.
 
 Globals. A name a test cell reads before binding it is the student's (fetched); once
 the cell binds it (``goal = ...``), the judge's value is the judge's own for good and
-never fetched again, and the student's code gets a copy of it when the kernel has that
-name (`Judge.push_globals`, before each call and after the cell), so a student's
-function that reads ``goal`` sees the test's goal, and so do later cells, as in plain
-nbgrader. A fetched list, dict, set or array the test changes in place
+never fetched again, and the student's code gets a copy of it when a function of the
+student's reads that name (`Judge.push_globals`, before each call and after the cell),
+so a student's function that reads ``goal`` sees the test's goal, and so do later
+cells, as in plain nbgrader. (A name only the notebook's cells read, not its functions,
+keeps the student's value in the kernel: sending every name a test binds would copy a
+test's big paths into the kernel at every call.) A fetched list, dict, set or array the test changes in place
 (``COSTS["U"] = 5``) is sent too. Names with a leading underscore (a hidden test's own)
 are never sent; nor is anything that is not plain data (the test's functions).
 
@@ -590,8 +592,8 @@ class Judge:
         self._fetched_objects: dict[str, Any] = {}  # the object each fetch gave
         self._synced: dict[str, Any] = {}           # name -> its value as the kernel has it
         self._test_bound: set[str] = set()          # names some test cell bound
-        self._not_in_kernel: set[str] = set()       # ... that the kernel does not have
-        self._in_kernel: set[str] = set()           # ... that it has
+        self._not_in_kernel: set[str] = set()       # ... that no function of the kernel reads
+        self._in_kernel: set[str] = set()           # ... that one reads
         self._cell_names: set[str] = set()          # names the running test cell uses
 
     # -- the cells -----------------------------------------------------------------
@@ -1025,13 +1027,12 @@ class Judge:
         for name in self._cell_names:
             if name.startswith("_") or not dict.__contains__(self.ns, name):
                 continue
-            if name in self._test_bound and name not in self._not_in_kernel:
+            if name in self._not_in_kernel:
+                continue
+            if name in self._test_bound or (name in self.fetched and name in self._synced):
                 candidates.append(name)
-            elif name in self.fetched and name in self._synced:
-                candidates.append(name)
-        unknown = [n for n in candidates if n in self._test_bound and n not in self._synced
-                   and n not in self._in_kernel]
-        if unknown:         # which of them the student's code has (names only)
+        unknown = [n for n in candidates if n not in self._in_kernel]
+        if unknown:         # which of them the student's functions read (names only)
             reply = self._request({"kind": "set", "values": {}, "has": unknown},
                                   "the test's values")
             has: list[Any] = reply["has"] if type(reply.get("has")) is list else []
@@ -1051,10 +1052,11 @@ class Judge:
 
     def push_globals(self) -> None:
         """Give the student's code the values a test cell bound or changed of names the
-        student's code has (``goal = ...``, ``COSTS["U"] = 5``), as in plain nbgrader,
-        where the test ran in the kernel. What the judge uses stays its own copy: a name
-        a test bound is never fetched again. Names with a leading underscore (a hidden
-        test's own) are never given."""
+        student's functions read (``goal = ...``, ``COSTS["U"] = 5``), as in plain
+        nbgrader, where the test ran in the kernel. What the judge uses stays its own
+        copy: a name a test bound is never fetched again. Names with a leading underscore
+        (a hidden test's own) are never given; nor are names only the notebook's cells
+        read (a path ``p`` of a demo cell: sending it would cost a copy per call)."""
         if not self._cell_names:
             return
         values = self._globals_to_push()
