@@ -166,6 +166,7 @@ def encode(value: object, other: Callable[[object], Any] | None = None,
     if refs and id(value) in refs:
         return ["x", {"$arg": refs[id(value)]}]
     kind = type(value)
+    original = value
     if kind not in _EXACT:
         np = _numpy(value)
         if np is not None:
@@ -185,7 +186,7 @@ def encode(value: object, other: Callable[[object], Any] | None = None,
             return ["n", repr(value)]
         return value
     if seen is not None and kind in _CONTAINERS:
-        seen.append(value)
+        seen.append(original)       # the sender's own object, a subclass's too
     if kind is tuple or kind is list:
         tag = "t" if kind is tuple else "l"
         if all(type(x) is int for x in value):  # type: ignore[attr-defined]

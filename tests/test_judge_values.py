@@ -319,6 +319,12 @@ def test_writing_back_touches_only_the_calls_own_mutable_objects():
                    ) is None
 
 
+def test_a_named_tuple_of_the_test_comes_back_as_itself():
+    judge, _ = student("def first(xs):\n    return xs[0]\n")
+    assert failure(judge, "import collections\nP = collections.namedtuple('P', 'r c')\n"
+                          "p = P(1, 2)\nassert first([p]) is p and first([p]).r == 1\n") is None
+
+
 def test_an_identity_survives_a_mutated_argument_in_process():
     judge, _ = student("def shelve(xs, S):\n    xs.append(S)\n    xs.append([S])\n")
     assert failure(judge, "S = ((1, 2), (3, 0))\nxs = []\nshelve(xs, S)\n"
