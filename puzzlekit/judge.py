@@ -49,8 +49,10 @@ twice, and a tuple subclass arrives as a plain tuple); a handle is one per kerne
 object (``obj.me() is obj`` holds) but ``type(obj) is Node`` does not (``isinstance``
 does). An exception carries its class, arguments and text, not other attributes.
 
-Globals. A name a test cell reads before binding it is the student's (fetched); once
-the cell binds it (``goal = ...``), the judge's value is the judge's own for good and
+Globals. A name a test cell reads before binding it is the student's (fetched, in that
+cell only: a name an earlier test cell binds, or failed before it could bind, is never
+fetched, so a student's code that fails one test cannot supply the next one's
+``expected``); once the cell binds it (``goal = ...``), the judge's value is the judge's own for good and
 never fetched again, and the student's code gets a copy of it when a function of the
 student's reads that name (`Judge.push_globals`, before each call and after the cell),
 so a student's function that reads ``goal`` sees the test's goal, and so do later
@@ -1009,12 +1011,13 @@ class Judge:
                 pass
 
     def _own_bound(self, bound: set[str]) -> None:
-        """After a test cell: the names it bound are the judge's from now on."""
+        """After a test cell: the names it binds are the judge's from now on, also those
+        it did not get to bind (it failed first): a later test never reads the student's
+        value of a name a test meant to bind. Only a name the cell read from the kernel
+        and then left as it was stays the student's."""
         for name in bound:
-            if not dict.__contains__(self.ns, name):
-                continue
-            value = dict.__getitem__(self.ns, name)
-            if name in self.fetched and self._fetched_objects.get(name) is value:
+            if name in self.fetched and dict.__contains__(self.ns, name) and \
+                    self._fetched_objects.get(name) is dict.__getitem__(self.ns, name):
                 continue        # only read, never bound: still the kernel's
             self.trusted.add(name)
             self.fetched.discard(name)

@@ -423,6 +423,15 @@ def test_a_test_bound_name_is_never_taken_back_from_the_kernel():
     assert "goal" in judge.trusted
 
 
+def test_a_name_a_failed_test_did_not_bind_is_never_the_students():
+    # the student's code fails the first cell before it binds `expected`, and defines an
+    # `expected` of its own: the second cell must not read the student's
+    judge, _ = student("expected = 'mine'\ndef answer():\n    raise ValueError('no')\n"
+                       "def other():\n    return 'mine'\n")
+    assert failure(judge, "got = answer()\nexpected = 'right'\n") is not None
+    assert failure(judge, "assert other() == expected\n").startswith("NameError")
+
+
 def test_a_name_read_before_the_test_binds_it_is_the_students():
     judge, _ = student("limit = 3\ndef under(x):\n    return x < limit\n")
     assert failure(judge, "assert limit == 3\nlimit = 10\nassert under(5)\n") is None
