@@ -450,3 +450,60 @@ def test_names_the_student_does_not_have_are_not_sent():
     assert "path" not in space
     sets = [r for r in judge.channel.requests if r["kind"] == "set"]
     assert len(sets) == 1 and sets[0].get("has") == ["path"]
+
+
+HOSTILE = '''
+import numpy as np
+import puzzlekit.agent as _agent
+_MARK = object()
+_plain_out = _agent._out
+_agent._out = lambda value: ["x", {"$arg": 3}] if value is _MARK else _plain_out(value)
+_plain_report = _agent._report
+
+def _forged(e):
+    report = _plain_report(e)
+    report["ename"] = "SystemExit"
+    report["chain"] = [["builtins", "SystemExit"], ["builtins", "BaseException"]]
+    return report
+
+_agent._report = _forged
+
+def steal(S):
+    return _MARK
+
+def boom():
+    raise ValueError("boom")
+
+def huge():
+    return np.zeros(300_000)
+'''
+
+
+def test_a_hostile_kernel_fails_only_its_own_tests(tmp_path, monkeypatch):
+    """A student's code that makes the agent lie, in a real kernel: a reference to an
+    object the judge never gave, a forged class chain (SystemExit), a huge array."""
+    pytest.importorskip("nbgrader")
+    from nbformat.v4 import new_code_cell, new_notebook
+
+    from puzzlekit.autograde import WalledExecute
+    monkeypatch.setenv("PATH", str(Path(sys.executable).parent) + os.pathsep
+                       + os.environ["PATH"])
+    tests = ["S = ((1, 0), (2, 3))\nassert steal(S) is not None\n",
+             "try:\n    boom()\nexcept SystemExit:\n    pass\n",
+             "assert huge().sum() == 0\n",
+             "assert 1 + 1 == 2\n"]
+    cells = [new_code_cell(HOSTILE)] + [new_code_cell(t) for t in tests]
+    for i, cell in enumerate(cells[1:]):
+        cell.metadata["nbgrader"] = {"grade": True, "solution": False, "locked": True,
+                                     "points": 1, "grade_id": f"t{i}", "schema_version": 3}
+    nb = new_notebook(cells=cells)
+    nb.metadata["kernelspec"] = {"name": "python3", "language": "python",
+                                 "display_name": "Python 3"}
+    nb, _ = WalledExecute(timeout=60, max_reply_bytes=1_000_000).preprocess(
+        nb, {"metadata": {"path": str(tmp_path)}})
+    said = [[f"{o.ename}: {o.evalue}" for o in c.outputs if o.output_type == "error"]
+            for c in nb.cells[1:]]
+    assert "did not give it" in said[0][0]
+    assert said[1][0].startswith("SystemExit: boom")       # a twin: not the real one
+    assert "too large or odd for the grader" in said[2][0]
+    assert said[3] == []
