@@ -186,8 +186,10 @@ def _report(e: BaseException) -> dict[str, Any]:
     report = {"ename": type(e).__name__, "evalue": str(e)[:5000],
               "traceback": [str(line)[:5000] for line in lines[-40:]],
               "chain": _chain(type(e))}
-    try:
-        report["args"] = wire.encode(tuple(e.args))
+    try:        # its arguments, when they are small plain data
+        args = wire.encode(tuple(e.args))
+        if len(json.dumps(args)) <= 100_000:
+            report["args"] = args
     except Exception:
         pass
     return report
