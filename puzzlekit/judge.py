@@ -434,6 +434,16 @@ _NOT_OWN = frozenset({"__main__", "antigravity", "this", "idlelib", "turtle", "t
                       "tkinter"})
 
 
+#: modules the judge imports itself when a student's name stands for one it has not
+#: imported yet (any other module of the standard library only when already imported:
+#: importing some runs code, a test suite even)
+_IMPORTABLE = frozenset({
+    "numpy", "puzzlekit", "math", "cmath", "random", "itertools", "functools",
+    "collections", "heapq", "bisect", "copy", "re", "string", "time", "json", "statistics",
+    "operator", "fractions", "decimal", "typing", "dataclasses", "enum", "queue", "array",
+    "numbers", "textwrap", "io", "contextlib", "types", "pprint", "datetime"})
+
+
 def _chain(raw: Any) -> list[tuple[str, str]]:
     """A class chain from the kernel as (module, qualname) pairs; [] if it is not one."""
     if type(raw) is not list or not 0 < len(raw) <= 30:
@@ -466,13 +476,16 @@ def _real_exception(module: str, qualname: str) -> type[BaseException] | None:
 
 
 def _own_module(name: Any, importer: Callable[..., Any]) -> types.ModuleType | None:
-    """The judge's own import of a module a student's name stands for, when it is one of
-    the standard library's, numpy's or puzzlekit's (never a file of the student's)."""
+    """The judge's own import of a module a student's name stands for: numpy, puzzlekit or
+    a common module of the standard library (`_IMPORTABLE`), or one of the standard
+    library the judge has imported already; never a file of the student's."""
     if type(name) is not str or not name:
         return None
     top = name.split(".")[0]
-    if top in _NOT_OWN or not (top in sys.stdlib_module_names or top in ("numpy",
-                                                                          "puzzlekit")):
+    if top in _NOT_OWN:
+        return None
+    loaded = name in sys.modules and top in sys.stdlib_module_names   # runs no code
+    if not (loaded or top in _IMPORTABLE):
         return None
     try:
         module = importer(name, None, None, ("__name__",), 0)

@@ -507,3 +507,17 @@ def test_a_hostile_kernel_fails_only_its_own_tests(tmp_path, monkeypatch):
     assert said[1][0].startswith("SystemExit: boom")       # a twin: not the real one
     assert "too large or odd for the grader" in said[2][0]
     assert said[3] == []
+
+
+def test_a_module_the_kernel_names_is_imported_only_from_a_short_list():
+    from puzzlekit.judge import _own_module
+    imported: list[str] = []
+
+    def importer(name, *rest):
+        imported.append(name)
+        return __import__(name, fromlist=["__name__"])
+    assert _own_module("math", importer) is not None
+    assert _own_module("test.autotest", importer) is None       # would run a test suite
+    assert _own_module("antigravity", importer) is None
+    assert _own_module("my_helpers", importer) is None          # a student's file
+    assert imported == ["math"]
