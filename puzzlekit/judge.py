@@ -30,8 +30,9 @@ asks the kernel for it (`puzzlekit.agent`):
   student's code raises is an instance of the same twin, with its arguments when
   they are plain data, so ``except ValueError``, ``except NoSolution`` (fetched from
   the kernel), ``e.args`` and ``str(e)`` behave as in plain nbgrader;
-* a module the student imported is the judge's own import of it when it is one of the
-  standard library's, numpy's or puzzlekit's (never a file of the student's);
+* a module the student imported is the judge's own import of it when it is numpy,
+  puzzlekit or a common module of the standard library (`_own_module`; never a file of
+  the student's), else a handle;
 * numpy arrays and scalars and complex numbers cross as values (`puzzlekit.wire`).
 
 Identity. While a call runs, the agent remembers the objects it built from the call's
