@@ -1110,7 +1110,7 @@ class Judge:
         if self._record:
             req["record"] = {r.name: r.limit for r in self._record}
         reply = self._request(req, name)
-        stopped = self._load_records(reply.get("recorded"))
+        stopped = self._load_records(reply.get("recorded"), given)
         mutated = reply.get("mutated", {})
         if type(mutated) is dict:
             for index, encoded in mutated.items():
@@ -1145,14 +1145,14 @@ class Judge:
             raise AssertionError(BAD_RANDOM.format(why=problem))
         self.random.setstate(state)
 
-    def _load_records(self, encoded: Any) -> Recorder | None:
+    def _load_records(self, encoded: Any, given: list[Any] | None = None) -> Recorder | None:
         """Load what the kernel's recorders saw into the judge's; the one that stopped
         the search, if one did."""
         sent, self._sent = self._sent, {}
         if encoded is None:
             return None
         try:
-            records = wire.decode(encoded, self._inbound)
+            records = wire.decode(encoded, lambda tagged: self._inbound(tagged, given))
         except wire.WireError:
             return None
         if type(records) is not dict:
