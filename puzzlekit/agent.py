@@ -7,7 +7,16 @@ code runs) to call it here, in the student's kernel, with plain-data arguments
 (`puzzlekit.wire`). The agent answers with plain data: the value returned,
 what was printed, the arguments as the call left them (a test may check that a list was
 not changed), the state of `random`, and which forbidden puzzlekit references were
-called. Objects that are not plain data stay here; the grader gets a numbered handle.
+called. Objects that are not plain data stay here; the grader gets a numbered handle
+(one number per object, so the same object is the same handle on the grader's side).
+
+For the duration of one call the agent remembers the objects it built from the call's
+arguments (`_given`): one of them in what the call returns, prints into a mutated
+argument or leaves in an argument crosses back as a reference (``{"$arg": n}``) that
+the grader maps to its own object, so ``path[0] is start`` holds as in plain Python; and
+every list, dict, set and array among them is sent back as the call left it (the
+grader updates its own in place). An exception crosses as its class chain (names, by
+MRO) and its arguments when they are plain data; a class as its chain and a handle.
 
 A function or object of the test (a closure that records calls, a lambda, a
 ``functools.partial``, a bound method, an object whose methods the student's code calls)
@@ -46,6 +55,15 @@ from .instrument import Recorder
 
 _handles: dict[int, object] = {}
 _numbers = itertools.count(1)
+#: the number of the handle of each object sent as one, by its id (kept alive by _handles)
+_numbered: dict[int, int] = {}
+#: the objects built from the arguments of the call running now, and their numbers by id
+_given: list[Any] = []
+_refs: dict[int, int] = {}
+#: iterators that may be stepped ahead without running the student's code
+_EMPTY: tuple[Any, ...] = ([], (), "", {}, set(), frozenset(), range(0), b"", {}.values(),
+                           {}.items())
+_PLAIN_ITERATORS: frozenset[type] = frozenset(type(iter(x)) for x in _EMPTY)
 #: The recorders the grader sent with the call running now, by their number.
 _recorders: dict[str, Recorder] = {}
 #: the grader's requests being answered now, innermost last: (idents, message), so that a
@@ -178,13 +196,33 @@ def _namespace() -> dict[str, Any]:
 
 
 def _as_handle(value: object) -> dict[str, Any]:
-    number = next(_numbers)
-    _handles[number] = value
+    number = _numbered.get(id(value))
+    if number is None or _handles.get(number) is not value:
+        number = next(_numbers)
+        _handles[number] = value
+        _numbered[id(value)] = number
     try:
         text = repr(value)
     except Exception:
         text = f"<{type(value).__name__} object>"
-    return {"$h": number, "type": type(value).__name__, "repr": text[:300]}
+    tagged = {"$h": number, "type": type(value).__name__, "repr": text[:300]}
+    if hasattr(type(value), "__next__"):
+        tagged["iter"] = True
+        tagged["batch"] = type(value) in _PLAIN_ITERATORS
+    return tagged
+
+
+def _chain(cls: Any) -> list[list[str]]:
+    """A class's chain as [module, qualname] pairs, by its MRO (object left out)."""
+    chain = []
+    for c in getattr(cls, "__mro__", (cls,))[:30]:
+        if c is object:
+            continue
+        try:
+            chain.append([str(c.__module__)[:200], str(c.__qualname__)[:200]])
+        except Exception:
+            chain.append(["", "?"])
+    return chain
 
 
 def _resolve(tagged: dict) -> Any:
@@ -232,12 +270,36 @@ def _other(value: object) -> Any:
 
 
 def _out(value: object) -> Any:
-    return wire.encode(value, _other)
+    return wire.encode(value, _other, refs=_refs)
+
+
+def _contents(value: object) -> Any:
+    """One of the call's own arguments as the call left it (its items may be refs)."""
+    number = _refs.pop(id(value))
+    try:
+        return _out(value)
+    finally:
+        _refs[id(value)] = number
+
+
+def _mutable(value: object) -> bool:
+    if type(value) in (list, dict, set):
+        return True
+    np = sys.modules.get("numpy")
+    return np is not None and type(value) is np.ndarray
+
+
+def _mutated() -> dict[str, Any]:
+    """Every list, dict, set and array built from the call's arguments, as left."""
+    return {str(i): _contents(x) for i, x in enumerate(_given) if _mutable(x)}
 
 
 def _target(req: dict) -> Any:
     if "name" in req:
         return _namespace()[req["name"]]
+    if "next" in req:   # stepping an iterator is a call: forbidden names, random, output
+        iterator = _handles[req["next"]]
+        return lambda n=1: _step(iterator, n)
     return _handles[req["h"]]
 
 
@@ -265,8 +327,16 @@ def _report(e: BaseException) -> dict[str, Any]:
                                                          tb_offset=1)
     except Exception:
         lines = traceback.format_exception(type(e), e, e.__traceback__)[1:]
-    return {"ename": type(e).__name__, "evalue": str(e)[:5000],
-            "traceback": [str(line)[:5000] for line in lines[-40:]]}
+    report = {"ename": type(e).__name__, "evalue": str(e)[:5000],
+              "traceback": [str(line)[:5000] for line in lines[-40:]],
+              "chain": _chain(type(e))}
+    try:        # its arguments, when they are small plain data
+        args = wire.encode(tuple(e.args))
+        if len(json.dumps(args)) <= 100_000:
+            report["args"] = args
+    except Exception:
+        pass
+    return report
 
 
 @contextlib.contextmanager
@@ -301,8 +371,22 @@ def _call(req: dict) -> dict[str, Any]:
 def _call_here(req: dict) -> dict[str, Any]:
     func = _target(req)
     _recorders.clear()
-    args = [wire.decode(a, _resolve) for a in req.get("args", [])]
-    kwargs = {k: wire.decode(v, _resolve) for k, v in req.get("kwargs", {}).items()}
+    made: list[Any] = []
+    args = [wire.decode(a, _resolve, made=made) for a in req.get("args", [])]
+    kwargs = {k: wire.decode(v, _resolve, made=made) for k, v in req.get("kwargs", {}).items()}
+    outer = list(_given), dict(_refs)       # a call made while another runs
+    _given[:] = made            # kept alive, so that their ids stay theirs
+    _refs.clear()
+    _refs.update((id(x), i) for i, x in enumerate(made))
+    try:
+        return _run(req, func, args, kwargs)
+    finally:
+        _given[:] = outer[0]
+        _refs.clear()
+        _refs.update(outer[1])
+
+
+def _run(req: dict, func: Any, args: list[Any], kwargs: dict[str, Any]) -> dict[str, Any]:
     if req.get("random") is not None:        # None: the kernel's state is the judge's
         random.setstate(wire.decode(req["random"]))
     before = random.getstate()
@@ -323,18 +407,44 @@ def _call_here(req: dict) -> dict[str, Any]:
         _recorders.clear()
     reply["violations"] = list(dict.fromkeys(calls))    # the first call first
     reply["stdout"], reply["stderr"] = out.getvalue()[:10_000_000], err.getvalue()[:1_000_000]
-    reply["mutated"] = {str(i): _out(a) for i, a in enumerate(args)
-                        if type(a) in (list, dict, set)}
+    reply["mutated"] = _mutated()
     after = random.getstate()
     reply["random"] = None if after == before else wire.encode(after)
     return reply
 
 
+def _step(x: Any, n: Any) -> dict[str, Any]:
+    """Up to `n` items of the iterator `x` (1 unless stepping ahead is not observable);
+    ``done`` once it is exhausted, with the value its StopIteration carried."""
+    items: list[Any] = []
+    n = n if type(n) is int and 1 <= n <= 1000 else 1
+    if n > 1 and type(x) not in _PLAIN_ITERATORS:
+        n = 1
+    try:
+        while len(items) < n:
+            items.append(next(x))
+    except StopIteration as stop:
+        return {"items": items, "done": True, "result": stop.value}
+    return {"items": items, "done": False}
+
+
+def _contains(x: Any, y: Any) -> Any:
+    """``y in x`` when x's class says (its own __contains__); else None: the grader
+    iterates x itself, so that no rigged __eq__ of an item decides about its data."""
+    if getattr(type(x), "__contains__", None) is None:
+        return None
+    return y in x
+
+
 _OPERATIONS = {
     "eq": lambda x, y: x == y, "ne": lambda x, y: x != y, "hash": lambda x, _: hash(x),
     "len": lambda x, _: len(x), "iter": lambda x, _: list(x), "bool": lambda x, _: bool(x),
-    "getitem": lambda x, y: x[y], "contains": lambda x, y: y in x,
+    "getitem": lambda x, y: x[y],
     "repr": lambda x, _: repr(x), "str": lambda x, _: str(x),
+    "iterator": lambda x, _: iter(x), "contains": _contains,
+    "isinstance": lambda x, y: isinstance(x, y) if isinstance(y, type) else False,
+    "issubclass": lambda x, y: (isinstance(x, type) and isinstance(y, type)
+                                and issubclass(x, y)),
 }
 
 
@@ -362,9 +472,55 @@ def _names(req: dict) -> dict[str, Any]:
         try:
             found[name] = {"kind": "data", "value": wire.encode(value)}
         except wire.WireError:
-            kind = "callable" if callable(value) and not isinstance(value, type) else "object"
-            found[name] = {"kind": kind, "value": ["x", _as_handle(value)]}
+            if isinstance(value, types.ModuleType):
+                found[name] = {"kind": "module", "module": str(value.__name__)[:200],
+                               "value": ["x", _as_handle(value)]}
+            elif isinstance(value, type):
+                found[name] = {"kind": "class", "chain": _chain(value),
+                               "value": ["x", _as_handle(value)]}
+            else:
+                kind = "callable" if callable(value) else "object"
+                found[name] = {"kind": kind, "value": ["x", _as_handle(value)]}
     return {"ok": True, "names": found}
+
+
+def _read_by_functions(space: dict[str, Any]) -> set[str]:
+    """The global names the notebook's functions and its classes' methods refer to."""
+    codes: list[types.CodeType] = []
+    for value in list(space.values()):
+        value = getattr(value, "__wrapped__", value)    # functools.cache and the like
+        if isinstance(value, types.FunctionType) and value.__globals__ is space:
+            codes.append(value.__code__)
+        elif isinstance(value, type) and value.__module__ == space.get("__name__"):
+            for member in vars(value).values():
+                member = getattr(member, "__func__", member)     # static, class methods
+                if isinstance(member, types.FunctionType):
+                    codes.append(member.__code__)
+    names: set[str] = set()
+    while codes:
+        code = codes.pop()
+        names.update(code.co_names)
+        codes += [c for c in code.co_consts if isinstance(c, types.CodeType)]
+    return names
+
+
+def _assign(req: dict) -> dict[str, Any]:
+    """Bind the values a test cell gave the student's names (only names the student's
+    code has: a test's own names stay the grader's)."""
+    space = _namespace()
+    if type(req.get("has")) is list:        # which of these the student's functions read
+        read = _read_by_functions(space)
+        return {"ok": True, "has": [n for n in req["has"] if type(n) is str and n in space
+                                    and n in read]}
+    done, missing = [], []
+    values = req.get("values", {})
+    for name, encoded in values.items() if type(values) is dict else ():
+        if type(name) is str and name in space and not name.startswith("__"):
+            space[name] = wire.decode(encoded, _resolve)
+            done.append(name)
+        else:
+            missing.append(name)
+    return {"ok": True, "set": done, "missing": missing}
 
 
 def _count(req: dict) -> dict[str, Any]:
@@ -374,7 +530,7 @@ def _count(req: dict) -> dict[str, Any]:
     return {"ok": True}
 
 
-_DISPATCH = {"call": _call, "op": _operate, "names": _names, "count": _count,
+_DISPATCH = {"call": _call, "op": _operate, "names": _names, "count": _count, "set": _assign,
              "ping": lambda req: {"ok": True}}
 
 

@@ -14,9 +14,54 @@ asks the kernel for it (`puzzlekit.agent`):
   the test's time limit) and brings back the value, what it printed and the state of
   `random`;
 * any other object stays in the kernel as a `Remote` handle: the judge may look at its
-  attributes and call its methods, but only two of the student's objects are ever
-  compared with the student's own ``__eq__``; a student's object never equals the
-  judge's data.
+  attributes, call its methods, take its ``len``, index it, ask ``in`` (the object's
+  own ``__contains__``; without one the judge iterates it and compares itself) and
+  iterate it, but only two of the student's objects are ever compared with the
+  student's own ``__eq__``; a student's object never equals the judge's data;
+* an iterator or generator is a `RemoteIterator`, stepped in the kernel one item per
+  ``next`` (a call like any other: forbidden references, `random`, printed text), so
+  ``itertools.islice(endless(), 5)`` ends and a generator never runs ahead of what
+  the test took (iterators over plain containers are stepped a few items at a time);
+* a class becomes a `RemoteClass` (calling it makes an instance in the kernel;
+  ``isinstance(obj, Node)`` asks the kernel about the student's own objects), and an
+  exception class a *twin*: a class the judge makes by name from the class's chain
+  (module and name of each class of its MRO), whose bases are builtin exceptions and
+  twins, never anything the kernel could evaluate (`Judge.twin`). An exception the
+  student's code raises is an instance of the same twin, with its arguments when
+  they are plain data, so ``except ValueError``, ``except NoSolution`` (fetched from
+  the kernel), ``e.args`` and ``str(e)`` behave as in plain nbgrader;
+* a module the student imported is the judge's own import of it when it is numpy,
+  puzzlekit or a common module of the standard library (`_own_module`; never a file of
+  the student's), else a handle;
+* numpy arrays and scalars and complex numbers cross as values (`puzzlekit.wire`).
+
+Identity. While a call runs, the agent remembers the objects it built from the call's
+arguments; one of them in what the call returns (``path[0] is start``), or left in an
+argument, comes back as the judge's very object, and every list, dict, set and array
+among the arguments is updated in place as the call left it (``xs.append(S)`` in the
+student's code: ``xs[-1] is S`` in the test). A reference is good only for its own
+call: the kernel cannot name any other object of the judge's. What cannot be honoured,
+and why: an object the student's code keeps from one call and returns in a *later*
+call arrives as a copy (the kernel's copy of an argument stands for the judge's object
+during its own call only, so that the kernel never names a test's object after the
+call that lent it); plain data the student's code made is a new
+copy at each crossing (``f() is f()`` is false for a list the student's code returns
+twice, and a tuple subclass arrives as a plain tuple); a handle is one per kernel
+object (``obj.me() is obj`` holds) but ``type(obj) is Node`` does not (``isinstance``
+does). An exception carries its class, arguments and text, not other attributes.
+
+Globals. A name a test cell reads before binding it is the student's (fetched, in that
+cell only: a name an earlier test cell binds, or failed before it could bind, is never
+fetched, so a student's code that fails one test cannot supply the next one's
+``expected``); once the cell binds it (``goal = ...``), the judge's value is the judge's own for good and
+never fetched again, and the student's code gets a copy of it when a function of the
+student's reads that name (`Judge.push_globals`, before each call and after the cell),
+so a student's function that reads ``goal`` sees the test's goal, and so do later
+cells, as in plain nbgrader. (A name only the notebook's cells read, not its functions,
+keeps the student's value in the kernel: sending every name a test binds would copy a
+test's big paths into the kernel at every call.) A fetched list, dict, set or array the test changes in place
+(``COSTS["U"] = 5``) is sent too. Names with a leading underscore (a hidden test's own)
+are never sent; nor is anything that is not plain data (the test's functions).
 
 The test's own functions and objects cross the other way, so that a test written for
 plain nbgrader gives the same verdict here:
@@ -272,6 +317,7 @@ class _Namespace(dict):  # type: ignore[type-arg]
         value = judge.fetch(key)
         self[key] = value
         judge.fetched.add(key)
+        judge.remember_fetched(key, value)
         return value
 
 
@@ -289,9 +335,10 @@ class RemoteFunction:
 
 
 class Remote:
-    """A handle on an object that lives in the student's kernel."""
+    """A handle on an object that lives in the student's kernel (one per object: the
+    same kernel object is the same handle, so ``is`` holds between handles)."""
 
-    __slots__ = ("_judge", "_h", "_type", "_repr")
+    __slots__ = ("_judge", "_h", "_type", "_repr", "__weakref__")
 
     def __init__(self, judge: Judge, tagged: dict[str, Any]) -> None:
         object.__setattr__(self, "_judge", judge)
@@ -327,20 +374,27 @@ class Remote:
             raise TypeError(f"the hash of your {self._type} is not an int")
         return value
 
-    def _items(self) -> list[Any]:
-        items = self._op("iter")
-        if type(items) is not list:
-            raise TypeError(f"your {self._type} could not be iterated")
-        return items
-
     def __iter__(self) -> Iterator[Any]:
-        return iter(self._items())
+        """The object's own iterator, stepped in the kernel as the test asks."""
+        it = self._op("iterator")
+        if isinstance(it, RemoteIterator):
+            return it
+        if isinstance(it, Remote):
+            raise TypeError(f"iter() of your {self._type} returned something that is "
+                            "not an iterator")
+        return iter(it)
 
     def __len__(self) -> int:
-        return len(self._items())
+        value = self._op("len")
+        if type(value) is not int or value < 0:
+            raise TypeError(f"len() of your {self._type} is not a whole number")
+        return value
 
     def __contains__(self, item: object) -> bool:
-        return item in self._items()
+        said = self._op("contains", item)
+        if said is None:        # no __contains__: the items, compared here
+            return any(x is item or x == item for x in self)
+        return said is True
 
     def __getitem__(self, key: object) -> Any:
         return self._op("getitem", key)
@@ -356,8 +410,159 @@ class Remote:
         return self._repr or f"<your {self._type}>"
 
 
+class RemoteIterator(Remote):
+    """An iterator (a generator, ...) of the student's code, stepped in the kernel one
+    item per ``next`` (a few at once only for iterators over plain containers, where
+    stepping ahead cannot be seen), so that an endless generator works with islice."""
+
+    __slots__ = ("_buffer", "_done", "_batch")
+
+    def __init__(self, judge: Judge, tagged: dict[str, Any]) -> None:
+        super().__init__(judge, tagged)
+        object.__setattr__(self, "_buffer", [])
+        object.__setattr__(self, "_done", False)
+        object.__setattr__(self, "_batch", 64 if tagged.get("batch") is True else 1)
+
+    def __iter__(self) -> RemoteIterator:
+        return self
+
+    def __next__(self) -> Any:
+        buffer = self._buffer
+        if not buffer:
+            if self._done:
+                raise StopIteration
+            step = self._judge.call({"next": self._h}, f"next() of your {self._type}",
+                                    (self._batch,), {})
+            if type(step) is not dict or type(step.get("items")) is not list:
+                raise TypeError(f"the grader could not step your {self._type}")
+            buffer.extend(step["items"])
+            if step.get("done") is True:
+                object.__setattr__(self, "_done", True)
+                if not buffer:
+                    raise StopIteration(step.get("result"))
+        return buffer.pop(0)
+
+
+class RemoteClass:
+    """A class the student defined (not an exception): calling it makes an instance in
+    the kernel; ``isinstance(x, C)`` and ``issubclass`` ask the kernel about the
+    student's own objects (the judge's data is never an instance of it)."""
+
+    def __init__(self, judge: Judge, name: str, handle: Remote) -> None:
+        self._judge, self.__name__, self._handle = judge, name, handle
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self._handle(*args, **kwargs)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return getattr(self._handle, name)
+
+    def __instancecheck__(self, obj: object) -> bool:
+        if not isinstance(obj, Remote):
+            return False
+        return self._judge.operate(obj, "isinstance", self._handle) is True
+
+    def __subclasscheck__(self, cls: object) -> bool:
+        if not isinstance(cls, RemoteClass):
+            return False
+        return self._judge.operate(cls._handle, "issubclass", self._handle) is True
+
+    def __repr__(self) -> str:
+        return f"<your class {self.__name__}>"
+
+
 _BUILTIN_ERRORS = {name: cls for name, cls in vars(builtins).items()
                    if isinstance(cls, type) and issubclass(cls, Exception)}
+#: the roots every exception's chain ends with
+_ROOTS = frozenset({("builtins", "BaseException"), ("builtins", "Exception")})
+#: modules the kernel may not name for a real class or a module of the judge's own
+_NOT_OWN = frozenset({"__main__", "antigravity", "this", "idlelib", "turtle", "turtledemo",
+                      "tkinter"})
+
+
+#: modules the judge imports itself when a student's name stands for one it has not
+#: imported yet (any other module of the standard library only when already imported:
+#: importing some runs code, a test suite even)
+_IMPORTABLE = frozenset({
+    "numpy", "puzzlekit", "math", "cmath", "random", "itertools", "functools",
+    "collections", "heapq", "bisect", "copy", "re", "string", "time", "json", "statistics",
+    "operator", "fractions", "decimal", "typing", "dataclasses", "enum", "queue", "array",
+    "numbers", "textwrap", "io", "contextlib", "types", "pprint", "datetime"})
+
+
+def _chain(raw: Any) -> list[tuple[str, str]]:
+    """A class chain from the kernel as (module, qualname) pairs; [] if it is not one."""
+    if type(raw) is not list or not 0 < len(raw) <= 30:
+        return []
+    chain = []
+    for pair in raw:
+        if type(pair) is not list or len(pair) != 2 or not all(
+                type(x) is str and 0 < len(x) <= 200 for x in pair):
+            return []
+        chain.append((pair[0], pair[1]))
+    return chain
+
+
+def _real_exception(module: str, qualname: str) -> type[BaseException] | None:
+    """The judge's own exception class `module.qualname`, looked up by name (never
+    imported), when it is a builtin one or one of the standard library or
+    puzzlekit.errors that the judge has imported; else None."""
+    if module == "builtins":
+        return _BUILTIN_ERRORS.get(qualname)
+    top = module.split(".")[0]
+    if module != "puzzlekit.errors" and (top in _NOT_OWN
+                                         or top not in sys.stdlib_module_names):
+        return None
+    value: Any = sys.modules.get(module)
+    for part in qualname.split("."):
+        value = vars(value).get(part) if value is not None else None
+    if isinstance(value, type) and issubclass(value, Exception):
+        return value
+    return None
+
+
+def _own_module(name: Any, importer: Callable[..., Any]) -> types.ModuleType | None:
+    """The judge's own import of a module a student's name stands for: numpy, puzzlekit or
+    a common module of the standard library (`_IMPORTABLE`), or one of the standard
+    library the judge has imported already; never a file of the student's."""
+    if type(name) is not str or not name:
+        return None
+    top = name.split(".")[0]
+    if top in _NOT_OWN:
+        return None
+    loaded = name in sys.modules and top in sys.stdlib_module_names   # runs no code
+    if not (loaded or top in _IMPORTABLE):
+        return None
+    try:
+        module = importer(name, None, None, ("__name__",), 0)
+    except Exception:
+        return None
+    return module if isinstance(module, types.ModuleType) else None
+
+
+def _student_str(self: BaseException) -> str:
+    """str() of a twin exception: the text the kernel gave (its class's __str__)."""
+    text = vars(self).get("_student_text")
+    return text if type(text) is str else BaseException.__str__(self)
+
+
+def _is_mutable(value: object) -> bool:
+    if type(value) in (list, dict, set):
+        return True
+    np = sys.modules.get("numpy")
+    return np is not None and type(value) is np.ndarray
+
+
+def _handle_only(value: object) -> dict[str, Any]:
+    """How a value bound by a test names the student's own objects, sent back."""
+    if isinstance(value, RemoteFunction):
+        return {"$ref": value.__name__}
+    if isinstance(value, Remote):
+        return {"$h": object.__getattribute__(value, "_h")}
+    raise wire.WireError("not plain data")
+
 
 KERNEL_DIED = ("the Python kernel stopped while running {name}:\ndid your code call "
                "os._exit() or sys.exit(), or use more memory than a graded\nnotebook may "
@@ -456,6 +661,15 @@ class Judge:
         #: the seconds it spent on them in this cell, with the last question
         self._answering = 0
         self._answered: tuple[float, str] | None = None
+        self._remotes: dict[int, Remote] = {}   # one handle per kernel object
+        self._twins: dict[tuple[tuple[str, str], ...], type[BaseException]] = {}
+        # the student's globals a test binds or changes (see `push_globals`)
+        self._fetched_objects: dict[str, Any] = {}  # the object each fetch gave
+        self._synced: dict[str, Any] = {}           # name -> its value as the kernel has it
+        self._test_bound: set[str] = set()          # names some test cell bound
+        self._not_in_kernel: set[str] = set()       # ... that no function of the kernel reads
+        self._in_kernel: set[str] = set()           # ... that one reads
+        self._cell_names: set[str] = set()          # names the running test cell uses
 
     # -- the cells -----------------------------------------------------------------
 
@@ -504,6 +718,11 @@ class Judge:
         for name in self.fetched:
             self.ns.pop(name, None)
         self.fetched.clear()
+        self._remotes.clear()
+        self._fetched_objects.clear()
+        self._synced.clear()            # a test's values are given again when used
+        self._not_in_kernel.clear()
+        self._in_kernel.clear()
 
     def _compile_cell(self, source: str, count: int
                       ) -> tuple[types.CodeType, types.CodeType | None]:
@@ -541,8 +760,14 @@ class Judge:
             self._html = []
 
     def run_test(self, source: str, count: int) -> list[dict[str, Any]]:
-        """Run a graded test cell; its outputs (an error output if it failed)."""
-        self.trusted |= bound_names(source)
+        """Run a graded test cell; its outputs (an error output if it failed).
+
+        A name the cell binds is the judge's from then on (never fetched again), and
+        the student's code gets its value if it has that name (`push_globals`); before
+        the cell binds it, the cell reads the student's value, as in plain nbgrader."""
+        bound = bound_names(source)
+        self._test_bound |= bound
+        self._cell_names = bound | _names_used(source)
         out, err = io.StringIO(), io.StringIO()
         self._html, self._forbid, self._deadline, self._record = [], [], None, []
         self._answered = None
@@ -568,6 +793,14 @@ class Judge:
             failure = e
         finally:
             _CURRENT.reset(token)
+            self._own_bound(bound)
+        if failure is None or not isinstance(failure, (KernelStopped, CallTimeout)):
+            try:    # the cells after this one see what it bound, as in plain nbgrader
+                with self._budget():
+                    self.push_globals()
+            except (Exception, JudgeTimeout):
+                pass
+        self._cell_names = set()
         outputs: list[dict[str, Any]] = []
         for name, stream in (("stdout", out), ("stderr", err)):
             if stream.getvalue():
@@ -898,20 +1131,34 @@ class Judge:
                     name, error)
         return AssertionError(GRADER_CANNOT.format(why=error))
 
-    def _inbound(self, tagged: dict[str, Any]) -> Any:
+    def _inbound(self, tagged: dict[str, Any], given: list[Any] | None = None) -> Any:
+        """A handle from the kernel (one Remote per kernel object), a reference to an
+        object the judge passed to the call being answered (`given`), and only then, or
+        one of the test's own functions and objects that the kernel holds a stand-in for."""
         if "$j" in tagged:      # one of the test's own, given to the kernel before
             number = tagged["$j"]
             if type(number) is not int or number not in self._objects:
                 raise wire.WireError("the kernel named a function of the test it was "
                                      "never given")
             return self._objects[number]
+        if "$arg" in tagged:
+            number = tagged["$arg"]
+            if given is None or type(number) is not int or not 0 <= number < len(given):
+                raise wire.WireError("the kernel named an object the grader did not give it")
+            return given[number]
         if "$h" not in tagged or type(tagged["$h"]) is not int:
             raise wire.WireError("the kernel sent something that is not data")
-        return Remote(self, tagged)
+        known = self._remotes.get(tagged["$h"])
+        if known is not None:
+            return known
+        cls = RemoteIterator if tagged.get("iter") is True else Remote
+        remote = cls(self, tagged)
+        self._remotes[tagged["$h"]] = remote
+        return remote
 
-    def _value(self, encoded: Any) -> Any:
+    def _value(self, encoded: Any, given: list[Any] | None = None) -> Any:
         try:
-            return wire.decode(encoded, self._inbound)
+            return wire.decode(encoded, lambda tagged: self._inbound(tagged, given))
         except wire.TooBig as e:
             raise AssertionError(TOO_BIG.format(why=e)) from None
         except wire.WireError as e:
@@ -919,43 +1166,191 @@ class Judge:
                                  f"{e}") from None
 
     def fetch(self, name: str) -> Any:
-        """The value of the student's `name` in the kernel (KeyError if it has none)."""
+        """The value of the student's `name` in the kernel (KeyError if it has none): a
+        copy of plain data, a `RemoteFunction`, a twin of an exception class, a
+        `RemoteClass`, the judge's own import of a module it may import, or a handle."""
         reply = self._request({"kind": "names", "names": [name]}, name)
         found = reply.get("names", {}).get(name)
-        if type(found) is not dict or found.get("kind") not in ("data", "callable", "object"):
+        kinds = ("data", "callable", "object", "class", "module")
+        if type(found) is not dict or found.get("kind") not in kinds:
             raise KeyError(name)
         if found["kind"] == "callable":
             return RemoteFunction(self, name)
-        return self._value(found.get("value"))
+        if found["kind"] == "module":
+            module = _own_module(found.get("module"), self._import)
+            if module is not None:
+                return module
+        value = self._value(found.get("value"))
+        if found["kind"] == "class" and isinstance(value, Remote):
+            chain = _chain(found.get("chain"))
+            if chain and ("builtins", "BaseException") in chain:
+                return self.twin(chain)
+            return RemoteClass(self, name, value)
+        return value
+
+    def twin(self, chain: list[tuple[str, str]]) -> type[BaseException]:
+        """The judge's class for an exception class of the kernel with this chain (its
+        MRO as (module, qualname) pairs): a real builtin exception (or one of a module
+        the judge has imported) where the chain names one, else a class made here, by
+        name only (nothing the kernel sent is evaluated), whose bases are the twins of
+        the chain's rest: ``except ValueError`` catches a student's ValueError subclass,
+        and one chain is always one class (``except NoSolution`` catches it)."""
+        key = tuple(chain)
+        made = self._twins.get(key)
+        if made is not None:
+            return made
+        real = _real_exception(*chain[0])
+        if real is not None:
+            return real
+        rest = chain[1:]
+        parents: list[type[BaseException]] = []
+        if any(pair not in _ROOTS for pair in rest):
+            parents.append(self.twin(rest))
+        for pair in rest:
+            cls = _real_exception(*pair)
+            if cls is not None and not any(issubclass(p, cls) for p in parents):
+                parents.append(cls)
+        if not parents:
+            parents.append(StudentCodeError)
+        name = chain[0][1].rpartition(".")[2]
+        if not name.isidentifier():
+            name = "StudentCodeError"
+        body = {"__module__": chain[0][0], "__qualname__": chain[0][1],
+                "__str__": _student_str}
+        try:
+            made = type(name, tuple(parents), body)
+        except TypeError:       # bases that cannot be mixed: the first one
+            made = type(name, (parents[0],), body)
+        if len(self._twins) < 1000:
+            self._twins[key] = made
+        return made
 
     def student_error(self, error: Any, name: str) -> BaseException:
-        """The judge's twin of an exception the student's code raised in the kernel."""
+        """The judge's twin of an exception the student's code raised in the kernel: of
+        the class `twin` makes from the class chain the kernel reported, with the
+        exception's arguments when they were plain data (its text otherwise)."""
         if type(error) is not dict:
             return AssertionError(f"{name} failed in your kernel")
         ename, evalue = str(error.get("ename", "Exception")), str(error.get("evalue", ""))
         limit = explain_limit(ename, evalue, self.limits)
+        own_words = False
         if ename == "MemoryError":
             # the kernel's memory may stay used up after this call: the executor starts
             # a fresh kernel before the next cell (`memory_exhausted`)
             self.memory_exhausted = True
         if ename == "NotImplementedError" and not evalue:
-            evalue = NOT_WRITTEN.format(name=f"`{name}`")
+            evalue, own_words = NOT_WRITTEN.format(name=f"`{name}`"), True
         elif limit is not None:
-            evalue = limit
+            evalue, own_words = limit, True
         elif ename == "KeyboardInterrupt":
             return CallTimeout(TOO_LONG.format(name=name, seconds=self.call_timeout))
-        cls = _BUILTIN_ERRORS.get(ename)
+        chain = _chain(error.get("chain"))
+        cls: type[BaseException] | None = None
+        if chain and chain[0][1].rpartition(".")[2] == ename:
+            cls = self.twin(chain)
+        if cls is None or not issubclass(cls, Exception):
+            cls = _BUILTIN_ERRORS.get(ename)
         if cls is None or not ename.isidentifier():
             cls = type(ename if ename.isidentifier() else "StudentCodeError",
                        (StudentCodeError,), {})
+        args: Any = (evalue,)
+        if not own_words and "args" in error:
+            try:
+                decoded = wire.decode(error["args"])
+            except wire.WireError:
+                decoded = None
+            if type(decoded) is tuple:
+                args = decoded
+        exc: BaseException
         try:
-            exc = cls(evalue)
+            if cls.__module__ == "builtins" or cls.__str__ is _student_str:
+                exc = cls(*args)
+            else:       # a real class of another module: its __init__ is not run
+                exc = cls.__new__(cls, *args)
+                exc.args = args
         except Exception:
             exc = StudentCodeError(f"{ename}: {evalue}")
+        if type(exc).__str__ is _student_str:
+            setattr(exc, "_student_text", evalue)       # str(e) as the kernel said it
         traceback = error.get("traceback")
         lines = [str(x) for x in traceback] if type(traceback) is list else []
         setattr(exc, "student_traceback", lines)
         return exc
+
+    # -- the student's globals, as a test cell left them ------------------------------
+
+    def remember_fetched(self, name: str, value: Any) -> None:
+        """A value fetched from the kernel: how it looked (to see whether a test changed
+        it, as in ``COSTS["U"] = 5``) and which object it is (whether a test rebound it)."""
+        self._fetched_objects[name] = value
+        if _is_mutable(value):
+            try:
+                self._synced[name] = wire.encode(value)
+            except wire.WireError:
+                pass
+
+    def _own_bound(self, bound: set[str]) -> None:
+        """After a test cell: the names it binds are the judge's from now on, also those
+        it did not get to bind (it failed first): a later test never reads the student's
+        value of a name a test meant to bind. Only a name the cell read from the kernel
+        and then left as it was stays the student's."""
+        for name in bound:
+            if name in self.fetched and dict.__contains__(self.ns, name) and \
+                    self._fetched_objects.get(name) is dict.__getitem__(self.ns, name):
+                continue        # only read, never bound: still the kernel's
+            self.trusted.add(name)
+            self.fetched.discard(name)
+            self._fetched_objects.pop(name, None)
+
+    def _globals_to_push(self) -> dict[str, Any]:
+        """The student's names that the running test cell bound (or, fetched, changed in
+        place), encoded as they are now, where they differ from what the kernel has."""
+        candidates = []
+        for name in self._cell_names:
+            if name.startswith("_") or not dict.__contains__(self.ns, name):
+                continue
+            if name in self._not_in_kernel:
+                continue
+            if name in self._test_bound or (name in self.fetched and name in self._synced):
+                candidates.append(name)
+        unknown = [n for n in candidates if n not in self._in_kernel]
+        if unknown:         # which of them the student's functions read (names only)
+            reply = self._request({"kind": "set", "values": {}, "has": unknown},
+                                  "the test's values")
+            has: list[Any] = reply["has"] if type(reply.get("has")) is list else []
+            for name in unknown:
+                (self._in_kernel if name in has else self._not_in_kernel).add(name)
+        out: dict[str, Any] = {}
+        for name in candidates:
+            if name in self._not_in_kernel:
+                continue
+            try:
+                encoded = wire.encode(dict.__getitem__(self.ns, name), _handle_only)
+            except wire.WireError:
+                continue    # not plain data: stays the judge's own
+            if self._synced.get(name) != encoded:
+                out[name] = encoded
+        return out
+
+    def push_globals(self) -> None:
+        """Give the student's code the values a test cell bound or changed of names the
+        student's functions read (``goal = ...``, ``COSTS["U"] = 5``), as in plain
+        nbgrader, where the test ran in the kernel. What the judge uses stays its own
+        copy: a name a test bound is never fetched again. Names with a leading underscore
+        (a hidden test's own) are never given; nor are names only the notebook's cells
+        read (a path ``p`` of a demo cell: sending it would cost a copy per call)."""
+        if not self._cell_names:
+            return
+        values = self._globals_to_push()
+        if not values:
+            return
+        reply = self._request({"kind": "set", "values": values}, "the test's values")
+        done: list[Any] = reply["set"] if type(reply.get("set")) is list else []
+        for name, encoded in values.items():
+            if name in done:
+                self._synced[name] = encoded
+            else:
+                self._not_in_kernel.add(name)
 
     def _random_to_send(self) -> Any:
         """The judge's `random` state, or None when the kernel has it already."""
@@ -965,11 +1360,14 @@ class Judge:
     def call(self, target: dict[str, Any], name: str, args: tuple[Any, ...],
              kwargs: dict[str, Any]) -> Any:
         """Call the student's function (by name or handle) in the kernel."""
+        self.push_globals()
         self._sent = {}
+        given: list[Any] = []       # what the call is given, numbered as the agent does
         try:
             req = {"kind": "call", **target,
-                   "args": [wire.encode(a, self._outbound) for a in args],
-                   "kwargs": {str(k): wire.encode(v, self._outbound) for k, v in kwargs.items()},
+                   "args": [wire.encode(a, self._outbound, seen=given) for a in args],
+                   "kwargs": {str(k): wire.encode(v, self._outbound, seen=given)
+                              for k, v in kwargs.items()},
                    "forbid": list(self._forbid),
                    "random": self._random_to_send()}
         except wire.WireError as e:
@@ -977,11 +1375,11 @@ class Judge:
         if self._record:
             req["record"] = {r.name: r.limit for r in self._record}
         reply = self._request(req, name)
-        stopped = self._load_records(reply.get("recorded"))
+        stopped = self._load_records(reply.get("recorded"), given)
         mutated = reply.get("mutated", {})
         if type(mutated) is dict:
             for index, encoded in mutated.items():
-                _write_back(args, index, self._value(encoded))
+                _write_back(given, index, self._value(encoded, given))
         if reply.get("random") is not None:
             self._adopt_random(reply.get("random"))
         self._synced_random = self.random.getstate()
@@ -997,7 +1395,7 @@ class Judge:
                 # the judge's own words, from the record
                 raise AssertionError(limit_message(stopped.name, stopped.record)) from None
             raise self.student_error(reply["error"], name)
-        return self._value(reply.get("value"))
+        return self._value(reply.get("value"), given)
 
     def _adopt_random(self, encoded: Any) -> None:
         """Make the state the kernel's `random` was left in the tests' own, once it is
@@ -1012,14 +1410,14 @@ class Judge:
             raise AssertionError(BAD_RANDOM.format(why=problem))
         self.random.setstate(state)
 
-    def _load_records(self, encoded: Any) -> Recorder | None:
+    def _load_records(self, encoded: Any, given: list[Any] | None = None) -> Recorder | None:
         """Load what the kernel's recorders saw into the judge's; the one that stopped
         the search, if one did."""
         sent, self._sent = self._sent, {}
         if encoded is None:
             return None
         try:
-            records = wire.decode(encoded, self._inbound)
+            records = wire.decode(encoded, lambda tagged: self._inbound(tagged, given))
         except wire.WireError:
             return None
         if type(records) is not dict:
@@ -1037,6 +1435,7 @@ class Judge:
         """Ask the kernel about one of the student's objects."""
         handle = object.__getattribute__(remote, "_h")
         kind = object.__getattribute__(remote, "_type")
+        self.push_globals()
         try:
             encoded = wire.encode(arg, self._outbound)
         except wire.WireError as e:
@@ -1139,11 +1538,14 @@ def _shown(value: object) -> str:
         return f"<{type(value).__name__} object>"
 
 
-def _write_back(args: tuple[Any, ...], index: str, new: Any) -> None:
-    """Make the judge's argument `index` look as the student's call left it."""
+def _write_back(given: list[Any], index: str, new: Any) -> None:
+    """Make the judge's object number `index` of a call's arguments look as the
+    student's call left it (in place: it stays the judge's object)."""
     try:
-        old = args[int(index)]
+        old = given[int(index)]
     except (ValueError, IndexError):
+        return
+    if old is new:
         return
     if type(old) is list and type(new) is list:
         old[:] = new
@@ -1153,3 +1555,22 @@ def _write_back(args: tuple[Any, ...], index: str, new: Any) -> None:
     elif type(old) is set and type(new) is set:
         old.clear()
         old.update(new)
+    elif _is_mutable(old) and type(new) is type(old) and not isinstance(old, (list, dict,
+                                                                              set)):
+        if old.shape == new.shape and old.dtype == new.dtype and old.flags.writeable:
+            old[...] = new
+
+
+def _names_used(source: str) -> set[str]:
+    """The global names a cell's code reads or writes (its functions' too)."""
+    try:
+        code = compile(source, "<cell>", "exec")
+    except SyntaxError:
+        return set()
+    names: set[str] = set()
+    todo = [code]
+    while todo:
+        c = todo.pop()
+        names.update(c.co_names)
+        todo += [k for k in c.co_consts if isinstance(k, types.CodeType)]
+    return names

@@ -16,6 +16,11 @@ times faster than objects, and a path of 20,000 boards is a common answer):
     set, frozenset                ["s", ...], ["f", ...]
     dict                          ["d", key, value, key, value, ...]
     bytes, inf/nan                ["b", "<base64>"], ["n", "inf"]
+    complex                       ["c", real, imag] (each a float as above)
+    numpy array, numpy scalar     ["a", dtype, shape, "<base64 of the data>"] (shape
+                                  null for a scalar); bool, int, uint, float, complex
+                                  and str dtypes only, little-endian; anything else is
+                                  a handle
     anything else                 ["x", {...}]: a handle on a kernel object
                                   {"$h": 17, "type": ..., "repr": ...}, or a function
                                   sent to the kernel {"$ref": name}, {"$py": "mod:name"},
@@ -23,13 +28,23 @@ times faster than objects, and a path of 20,000 boards is a common answer):
 
 `decode` is strict: anything else is a `WireError`, never an object of the sender's
 choosing; an ``["x", ...]`` item reaches only the receiver's own `handle` function.
+numpy is imported only to decode an array that is on the wire (``import puzzlekit``
+never imports it), and only to encode one when the sender has imported numpy already.
+
+Identity: `encode(..., seen=[])` lists the containers it encodes (lists, tuples, sets,
+dicts, arrays) in the order they appear in the message, and `decode(..., made=[])` lists
+the ones it builds in the same order, so both sides can number the objects of one
+message alike; `encode(..., refs={id(obj): n})` sends ``["x", {"$arg": n}]`` for such an
+object instead of its contents (the agent, for an object the grader passed in; the
+grader maps it back to its own object, see `puzzlekit.judge`).
 
 `decode` is also bounded, so that what a kernel sends cannot make the grader's own work
 slow in C code that no timer can interrupt: at most `MAX_ITEMS` items in all, strings of
 at most `MAX_STR` characters, bytes of at most `MAX_BYTES`, ints of at most `MAX_INT_BITS`
 bits, and no set or dict whose keys were built to share one hash (more than
 `MAX_SAME_HASH` keys with one hash make building it quadratic: a few MB of such keys cost
-minutes). Each check is linear; anything over a bound is a `TooBig` (a `WireError`).
+minutes). An array counts its elements as items and its data as bytes. Each check is
+linear; anything over a bound is a `TooBig` (a `WireError`).
 """
 
 from __future__ import annotations
@@ -37,6 +52,8 @@ from __future__ import annotations
 import base64
 import json
 import math
+import re
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -55,7 +72,13 @@ MAX_INT_BITS = 16_384
 #: the most keys of one set or dict that may share one hash value (honest boards: 1)
 MAX_SAME_HASH = 64
 
+#: the most dimensions of an array
+MAX_NDIM = 32
+
 _PLAIN = (type(None), bool, int, float, str)
+#: the dtypes an array may have on the wire (little-endian or byte-sized)
+_DTYPE = re.compile(r"\|b1|\|[iu]1|<[iu][248]|<f[248]|<c(8|16)|<U[1-9][0-9]{0,5}")
+_CONTAINERS = frozenset({list, tuple, set, frozenset, dict})
 _INT = frozenset({int})
 _EXACT = frozenset({type(None), bool, int, float, str, list, tuple, set, frozenset, dict, bytes})
 
@@ -108,41 +131,80 @@ def _exact(value: object) -> object:
     return value
 
 
+def _numpy(value: object) -> Any:
+    """numpy, when `value` is one of its arrays or scalars (never imports it)."""
+    np = sys.modules.get("numpy")
+    if np is not None and isinstance(value, (np.ndarray, np.generic)):
+        return np
+    return None
+
+
+def _array(np: Any, value: Any) -> list[Any] | None:
+    """An array or numpy scalar as ``["a", dtype, shape, data]``; None for dtypes that
+    do not cross (objects, records, dates)."""
+    scalar = not isinstance(value, np.ndarray)
+    array = np.asarray(value)           # a subclass's data, its methods left behind
+    dtype = array.dtype
+    if dtype.byteorder == ">":
+        dtype = dtype.newbyteorder("<")
+        array = array.astype(dtype)
+    if not _DTYPE.fullmatch(dtype.str):
+        return None
+    data = np.ascontiguousarray(array).tobytes()
+    return ["a", dtype.str, None if scalar else list(array.shape),
+            base64.b64encode(data).decode()]
+
+
 def encode(value: object, other: Callable[[object], Any] | None = None,
-           depth: int = 0) -> Any:
-    """`value` as JSON-ready plain data; `other(x)` gives the dict for what is not."""
+           depth: int = 0, *, refs: dict[int, int] | None = None,
+           seen: list[object] | None = None) -> Any:
+    """`value` as JSON-ready plain data; `other(x)` gives the dict for what is not.
+
+    `refs` and `seen`: see the module's docstring (identity)."""
     if depth > MAX_DEPTH:
         raise WireError("the value is nested too deeply")
-    if type(value) not in _EXACT:
-        value = _exact(value)
+    if refs and id(value) in refs:
+        return ["x", {"$arg": refs[id(value)]}]
     kind = type(value)
+    original = value
+    if kind not in _EXACT:
+        np = _numpy(value)
+        if np is not None:
+            encoded = _array(np, value)
+            if encoded is not None:
+                if seen is not None and encoded[2] is not None:
+                    seen.append(value)
+                return encoded
+        elif kind is complex or isinstance(value, complex):
+            z = complex(value.real, value.imag)  # type: ignore[attr-defined]
+            return ["c", encode(z.real), encode(z.imag)]
+        else:
+            value = _exact(value)
+            kind = type(value)
     if kind in _PLAIN:
         if kind is float and not math.isfinite(value):  # type: ignore[arg-type]
             return ["n", repr(value)]
         return value
+    if seen is not None and kind in _CONTAINERS:
+        seen.append(original)       # the sender's own object, a subclass's too
     if kind is tuple or kind is list:
         tag = "t" if kind is tuple else "l"
         if all(type(x) is int for x in value):  # type: ignore[attr-defined]
             return [tag, *value]  # type: ignore[misc]   # a row of a board: the common case
-        return [tag] + [encode(x, other, depth + 1) for x in value]  # type: ignore[attr-defined]
+        return [tag] + [encode(x, other, depth + 1, refs=refs, seen=seen)
+                        for x in value]  # type: ignore[attr-defined]
     if kind is set or kind is frozenset:
-        return ["s" if kind is set else "f"] + [encode(x, other, depth + 1)
+        return ["s" if kind is set else "f"] + [encode(x, other, depth + 1, refs=refs,
+                                                       seen=seen)
                                                 for x in value]  # type: ignore[attr-defined]
     if kind is dict:
         out: list[Any] = ["d"]
         for k, v in value.items():  # type: ignore[attr-defined]
-            out += [encode(k, other, depth + 1), encode(v, other, depth + 1)]
+            out += [encode(k, other, depth + 1, refs=refs, seen=seen),
+                    encode(v, other, depth + 1, refs=refs, seen=seen)]
         return out
     if kind is bytes:
         return ["b", base64.b64encode(value).decode()]  # type: ignore[arg-type]
-    item = getattr(value, "item", None)            # numpy scalars
-    if item is not None and type(value).__module__ == "numpy" and callable(item):
-        try:
-            plain = item()
-        except Exception:
-            plain = None
-        if type(plain) in _PLAIN:
-            return encode(plain, other, depth)
     if other is None:
         raise WireError(f"{kind.__name__} is not plain data")
     tagged = other(value)
@@ -169,7 +231,37 @@ def _count(left: list[int], n: int) -> None:
         raise TooBig(f"more than {MAX_ITEMS:,} items")
 
 
-def _decode(x: Any, handle: Callable[[dict], Any] | None, depth: int, left: list[int]) -> Any:
+def _from_array(x: list[Any], left: list[int]) -> Any:
+    """A numpy array (or scalar) from ``["a", dtype, shape, data]``, checked first."""
+    if len(x) != 4 or type(x[1]) is not str or not _DTYPE.fullmatch(x[1]) \
+            or type(x[3]) is not str:
+        raise WireError("an array needs a known dtype, a shape and base64 data")
+    shape = x[2]
+    if shape is not None and (type(shape) is not list or len(shape) > MAX_NDIM or not all(
+            type(n) is int and 0 <= n <= MAX_ITEMS for n in shape)):
+        raise WireError("an array's shape must be a short list of sizes")
+    if len(x[3]) > MAX_BYTES * 4 // 3 + 4:
+        raise TooBig(f"an array of more than {MAX_BYTES:,} bytes")
+    count = 1
+    for n in shape or ():
+        count *= n
+    _count(left, count)
+    try:
+        data = base64.b64decode(x[3], validate=True)
+    except ValueError:
+        raise WireError("an array's data must be base64 text") from None
+    import numpy as np      # only now: an array is on the wire
+    dtype = np.dtype(x[1])
+    if len(data) != count * dtype.itemsize:
+        raise WireError("an array's data does not match its shape")
+    array = np.frombuffer(data, dtype=dtype).copy()
+    if shape is None:
+        return array[0]
+    return array.reshape(shape)
+
+
+def _decode(x: Any, handle: Callable[[dict], Any] | None, depth: int, left: list[int],
+            made: list[Any] | None = None) -> Any:
     if depth > MAX_DEPTH:
         raise WireError("the value is nested too deeply")
     kind = type(x)
@@ -183,17 +275,30 @@ def _decode(x: Any, handle: Callable[[dict], Any] | None, depth: int, left: list
     if kind is not list or not x or type(x[0]) is not str:
         raise WireError(f"unexpected {kind.__name__} on the wire")
     tag = x[0]
+    number = -1
+    if made is not None and (tag in ("t", "l", "s", "f", "d")
+                             or (tag == "a" and len(x) > 2 and x[2] is not None)):
+        number = len(made)     # numbered as the sender met it, before its items
+        made.append(None)
+    value = _build(x, tag, handle, depth, left, made)
+    if number >= 0:
+        made[number] = value    # type: ignore[index]
+    return value
+
+
+def _build(x: list[Any], tag: str, handle: Callable[[dict], Any] | None, depth: int,
+           left: list[int], made: list[Any] | None) -> Any:
     if tag == "t" or tag == "l":
         if set(map(type, x[1:])) <= _INT:       # a row of a board (its ints: linear)
             return tuple(x[1:]) if tag == "t" else x[1:]
         left[0] -= len(x)
         if left[0] < 0:
             raise TooBig(f"more than {MAX_ITEMS:,} items")
-        items = [_decode(v, handle, depth + 1, left) for v in x[1:]]
+        items = [_decode(v, handle, depth + 1, left, made) for v in x[1:]]
         return tuple(items) if tag == "t" else items
     _count(left, len(x))
     if tag == "s" or tag == "f":
-        items = [_decode(v, handle, depth + 1, left) for v in x[1:]]
+        items = [_decode(v, handle, depth + 1, left, made) for v in x[1:]]
         _check_hashes(items)
         try:
             return set(items) if tag == "s" else frozenset(items)
@@ -202,17 +307,25 @@ def _decode(x: Any, handle: Callable[[dict], Any] | None, depth: int, left: list
     if tag == "d":
         if len(x) % 2 != 1:
             raise WireError("a dict needs pairs")
-        keys = [_decode(x[i], handle, depth + 1, left) for i in range(1, len(x), 2)]
+        pairs = [_decode(v, handle, depth + 1, left, made) for v in x[1:]]  # in order
+        keys = pairs[0::2]
         _check_hashes(keys)
         out: dict[Any, Any] = {}
-        for key, i in zip(keys, range(2, len(x), 2)):
+        for key, value in zip(keys, pairs[1::2]):
             try:
-                out[key] = _decode(x[i], handle, depth + 1, left)
+                out[key] = value
             except TypeError:
                 raise WireError("an unhashable key in a dict") from None
         return out
     if tag == "n" and len(x) == 2 and x[1] in ("inf", "-inf", "nan"):
         return float(x[1])
+    if tag == "c" and len(x) == 3:
+        parts = [_decode(v, None, depth + 1, left) for v in x[1:]]
+        if not all(type(p) is float for p in parts):
+            raise WireError("a complex number needs two floats")
+        return complex(parts[0], parts[1])
+    if tag == "a":
+        return _from_array(x, left)
     if tag == "b" and len(x) == 2 and type(x[1]) is str:
         if len(x[1]) > MAX_BYTES * 4 // 3 + 4:
             raise TooBig(f"bytes longer than {MAX_BYTES:,}")
@@ -227,10 +340,12 @@ def _decode(x: Any, handle: Callable[[dict], Any] | None, depth: int, left: list
     raise WireError(f"an unknown tag {tag[:20]!r}")
 
 
-def decode(x: Any, handle: Callable[[dict], Any] | None = None) -> Any:
-    """Plain data re-built from JSON-ready `x`; `handle(tagged)` builds the rest."""
+def decode(x: Any, handle: Callable[[dict], Any] | None = None, *,
+           made: list[Any] | None = None) -> Any:
+    """Plain data re-built from JSON-ready `x`; `handle(tagged)` builds the rest; `made`
+    (a list) gets the containers built, in the order the sender's `seen` had them."""
     try:
-        return _decode(x, handle, 0, [MAX_ITEMS])
+        return _decode(x, handle, 0, [MAX_ITEMS], made)
     except RecursionError:
         raise WireError("the value is nested too deeply") from None
 

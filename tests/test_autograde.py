@@ -67,9 +67,10 @@ def test_a_limit_is_reported_in_plain_words(run):
         "import threading, time\n"
         "ts = [threading.Thread(target=time.sleep, args=(5,)) for _ in range(200)]\n"
         "for t in ts:\n    t.start()",
-        # in small pieces: the threads above hold most of the kernel's address space
-        "with open('big.bin', 'wb') as f:\n    for _ in range(32):\n"
-        "        f.write(b'x' * 65536)",
+        # the threads above end first: while they live, their stacks leave the kernel a
+        # few MB of its 1G address space, and writing 2 MB was reported as a MemoryError
+        "for t in ts:\n    t.is_alive() and t.join()\n"
+        "with open('big.bin', 'wb') as f:\n    f.write(b'x' * (2 * 1024 ** 2))",
         "import socket\nsocket.create_connection(('127.0.0.1', 9), timeout=2)",
         "open('/etc/shadow').read()",
         "print('still here')"),

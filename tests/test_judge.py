@@ -278,8 +278,8 @@ def test_the_agent_sends_functions_back_as_handles(tmp_path):
     judge, _ = student(tmp_path, "def f():\n    return types\nimport types\n")
     judge.run_given("x = 1", 1)
     assert isinstance(judge.ns["f"](), Remote)
-    assert isinstance(judge.ns["types"], Remote)
-    assert isinstance(types, types.ModuleType)
+    # a module of the standard library the student imported: the judge's own import
+    assert judge.ns["types"] is types
 
 
 class _Clock(InProcess):
