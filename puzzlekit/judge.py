@@ -661,6 +661,8 @@ class Judge:
         #: the seconds it spent on them in this cell, with the last question
         self._answering = 0
         self._answered: tuple[float, str] | None = None
+        #: the objects given to each call into the kernel now under way, innermost last
+        self._calls_given: list[list[Any]] = []
         self._remotes: dict[int, Remote] = {}   # one handle per kernel object
         self._twins: dict[tuple[tuple[str, str], ...], type[BaseException]] = {}
         # the student's globals a test binds or changes (see `push_globals`)
@@ -993,8 +995,9 @@ class Judge:
                 args, kwargs = question.get("args", []), question.get("kwargs", {})
                 if type(args) is not list or type(kwargs) is not dict:
                     raise TypeError("the arguments could not be read")
-                result = target(*[self._value(a) for a in args],
-                                **{str(k): self._value(v) for k, v in kwargs.items()})
+                given = self._calls_given[-1] if self._calls_given else None
+                result = target(*[self._value(a, given) for a in args],
+                                **{str(k): self._value(v, given) for k, v in kwargs.items()})
             elif op == "getattr":
                 name = self._value(question.get("arg"))
                 if type(name) is not str or name.startswith("_"):
@@ -1002,7 +1005,8 @@ class Judge:
                                          f"code only its public attributes, not {name!r}")
                 result = getattr(target, name)
             elif op in _TEST_OPERATIONS:
-                result = _TEST_OPERATIONS[op](target, self._value(question.get("arg")))
+                given = self._calls_given[-1] if self._calls_given else None
+                result = _TEST_OPERATIONS[op](target, self._value(question.get("arg"), given))
             else:
                 raise TypeError(f"unknown operation {op[:20]!r}")
             return {"value": wire.encode(result, self._outbound)}
@@ -1374,7 +1378,11 @@ class Judge:
             raise self._cannot_send(e, name) from None
         if self._record:
             req["record"] = {r.name: r.limit for r in self._record}
-        reply = self._request(req, name)
+        self._calls_given.append(given)     # what the kernel's questions may refer to
+        try:
+            reply = self._request(req, name)
+        finally:
+            self._calls_given.pop()
         stopped = self._load_records(reply.get("recorded"), given)
         mutated = reply.get("mutated", {})
         if type(mutated) is dict:
