@@ -321,12 +321,15 @@ def _error(e: BaseException) -> dict[str, Any]:
 
 def _report(e: BaseException) -> dict[str, Any]:
     lines: list[str]
+    tb = e.__traceback__        # from the student's code on: no frame of the agent's own
+    while tb is not None and tb.tb_frame.f_code.co_filename == __file__:
+        tb = tb.tb_next
     try:
         shell = _shell()
-        lines = shell.InteractiveTB.structured_traceback(type(e), e, e.__traceback__,
-                                                         tb_offset=1)
+        lines = shell.InteractiveTB.structured_traceback(type(e), e, tb or e.__traceback__,
+                                                         tb_offset=0)
     except Exception:
-        lines = traceback.format_exception(type(e), e, e.__traceback__)[1:]
+        lines = traceback.format_exception(type(e), e, tb or e.__traceback__)
     report = {"ename": type(e).__name__, "evalue": str(e)[:5000],
               "traceback": [str(line)[:5000] for line in lines[-40:]],
               "chain": _chain(type(e))}

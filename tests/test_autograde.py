@@ -5,6 +5,8 @@ are replayed, and the rest of the notebook runs; graded test cells are run by th
 The whole course, the wall and the attack corpus are tested in tests/course.
 """
 
+import re
+
 import pytest
 
 pytest.importorskip("nbgrader")
@@ -93,3 +95,15 @@ def test_without_a_wall_grading_works_and_says_so_once(run, caplog):
         run(nb, wall=False)
     said = [r.getMessage() for r in caplog.records if "no wall" in r.getMessage()]
     assert len(said) == 1 and "grader's rights" in said[0]
+
+
+def test_a_students_traceback_shows_the_students_code_not_the_graders(run):
+    # the feedback showed "File .../puzzlekit/agent.py:147, in _call" before the
+    # student's own frames: the grader's path, of no use to a student
+    cells = run(notebook("def f(x):\n    return helper(x)\n\ndef helper(x):\n    return 1 / x",
+                         "assert f(0) == 1", tests=[1]))
+    (error,) = [o for o in cells[1] if o.output_type == "error"]
+    shown = re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(error.traceback))
+    assert error.ename == "ZeroDivisionError"
+    assert "return helper(x)" in shown and "return 1 / x" in shown, shown
+    assert "agent.py" not in shown and "puzzlekit/" not in shown, shown
