@@ -325,11 +325,12 @@ def _report(e: BaseException) -> dict[str, Any]:
     while tb is not None and tb.tb_frame.f_code.co_filename == __file__:
         tb = tb.tb_next
     try:
-        shell = _shell()
-        lines = shell.InteractiveTB.structured_traceback(type(e), e, tb or e.__traceback__,
-                                                         tb_offset=0)
+        if tb is None:      # raised in the agent's own operation (hash, len, ==): no frame
+            lines = []      # of the student's to show; the judge says the error's line
+        else:
+            lines = _shell().InteractiveTB.structured_traceback(type(e), e, tb, tb_offset=0)
     except Exception:
-        lines = traceback.format_exception(type(e), e, tb or e.__traceback__)
+        lines = traceback.format_exception(type(e), e, tb)
     report = {"ename": type(e).__name__, "evalue": str(e)[:5000],
               "traceback": [str(line)[:5000] for line in lines[-40:]],
               "chain": _chain(type(e))}

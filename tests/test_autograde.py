@@ -107,3 +107,13 @@ def test_a_students_traceback_shows_the_students_code_not_the_graders(run):
     assert error.ename == "ZeroDivisionError"
     assert "return helper(x)" in shown and "return 1 / x" in shown, shown
     assert "agent.py" not in shown and "puzzlekit/" not in shown, shown
+
+
+def test_an_error_in_an_operation_on_the_students_object_shows_no_grader_frame(run):
+    # hash() of an unhashable object of the student's: raised in the agent's own code
+    cells = run(notebook("class Puzzle:\n    def __eq__(self, other):\n        return True",
+                         "assert len({Puzzle(), Puzzle()}) == 1", tests=[1]))
+    (error,) = [o for o in cells[1] if o.output_type == "error"]
+    shown = re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(error.traceback))
+    assert error.ename == "TypeError" and "unhashable" in shown, shown
+    assert "agent.py" not in shown and "puzzlekit/" not in shown, shown
