@@ -47,16 +47,13 @@ _GRADER_CANNOT = re.compile(r"the grader cannot (pass|run|read)|cannot pass \w+ 
 #: what to write instead, for a test the kit's grader cannot honour: (a pattern of what
 #: the failing line said, a pattern of its code, the advice); the first that matches
 _ADVICE: list[tuple[re.Pattern[str] | None, re.Pattern[str] | None, str]] = [
-    (re.compile(r"catching classes that do not inherit from BaseException"), None,
-     "catch `Exception as e` and check `type(e).__name__ == 'TheClass'`: the student's "
-     "own exception classes stay in the student's kernel"),
-    (None, re.compile(r"\bnp\.|numpy"),
-     "let the exercise return lists or tuples of numbers and compare those: the kit's "
-     "grader does not bring the student's numpy arrays across yet"),
+    (None, re.compile(r"\btype\s*\([^)]*\)\s+is\b"),
+     "write isinstance(obj, TheClass) rather than `type(obj) is TheClass`: the student's "
+     "objects reach the grader as handles of their own kind"),
     (None, re.compile(r"\bis\s+(?!None\b|not\s+None\b|True\b|False\b)(not\s+)?(?!None\b)\w"),
-     "compare with == rather than `is`: the values of the student's code reach the "
-     "grader as copies, so no object the test holds is ever the same object as one the "
-     "student's code returned"),
+     "compare with == rather than `is`: only the test's own objects keep their identity "
+     "across the wall; what the student's code builds, or kept from an earlier call, "
+     "reaches the grader as a copy"),
 ]
 
 
@@ -116,16 +113,13 @@ class ModelCheck:
                          "reach the student's code across a wall (docs/instructors.md, "
                          "'Writing your own exercise', step 5). "
                          + (f"Instead: {hint}." if hint else
-                            "Pass the student's functions plain data (boards, numbers, "
-                            "strings, lists, dicts), puzzlekit's functions or functions of "
-                            "your given cells, and compare plain values."))
+                            "That step lists what a test may do: write this line with "
+                            "those, and compare plain values."))
             elif c.grader_limit:
                 text += ("\n  This is a limit of the kit's grader, not of the solution: "
                          "while grading, test cells run in the grader's process and reach "
                          "the student's code across a wall (docs/instructors.md, 'Writing "
-                         "your own exercise'). Pass the student's functions plain data "
-                         "(boards, numbers, strings, lists, dicts), puzzlekit's functions or "
-                         "functions of your given cells.")
+                         "your own exercise', step 5, lists what a test may do).")
             else:
                 text += ("\n  Fix the test or the solution in source/, then generate "
                          "again: as it stands, every honest student would lose these points.")

@@ -288,6 +288,17 @@ assert isinstance(b, Board)
 assert b.tiles == (1, 0, 2, 3)
 assert b.blank() == 1'''),
 
+    # the student's class, compared by `type(...) is`: what the kit cannot honour (its
+    # objects cross as handles of their own kind), so its generate step refuses the test
+    Kind("type_identity",
+         solution='class Node:\n    def __init__(self, board):\n        ### BEGIN SOLUTION\n'
+                  '        self.board = tuple(board)\n        ### END SOLUTION',
+         right="class Node:\n    def __init__(self, board):\n        self.board = tuple(board)",
+         wrong="class Node:\n    def __init__(self, board):\n        self.board = list(board)",
+         test='''n = Node([1, 0, 2, 3])
+assert type(n) is Node
+assert n.board == (1, 0, 2, 3)'''),
+
     Kind("exception_builtin",
          solution=_sol("def check_board(S):",
                        'if sorted(S) != list(range(len(S))):\n'
@@ -388,11 +399,10 @@ assert p[-1] == (1, 3, 2, 0)'''),
 ]
 
 #: the kinds whose test the kit's generate step may refuse (what truly cannot cross the
-#: wall), with what its refusal must tell the author to write instead. Identity: the
-#: student's values reach the grader as copies (that copy is what keeps the student's
-#: code from changing a verdict), so `is` between an object of the test and one the
-#: student's code returned cannot hold.
-MAY_BE_REFUSED = {"identity": "compare with == rather than `is`"}
+#: wall), with what its refusal must tell the author to write instead. `type(x) is C` with
+#: the student's class: the student's objects cross as handles (that is what keeps the
+#: student's code from changing a verdict), so their type is the handle's.
+MAY_BE_REFUSED = {"type_identity": "isinstance("}
 
 
 def source_notebook(kinds: list[Kind] = KINDS) -> nbformat.NotebookNode:
