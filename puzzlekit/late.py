@@ -114,9 +114,17 @@ def _late_note() -> type:
     import nbformat
     from nbgrader.api import Gradebook, MissingEntry
     from nbgrader.preprocessors import NbGraderPreprocessor
+    from traitlets import List
 
     class LateNote(NbGraderPreprocessor):  # type: ignore[misc]
         """Feedback: a first cell saying how late the work was and what it cost."""
+
+        # configurable, as in nbgrader's own GetGrades: nbgrader's feedback sets it for
+        # every preprocessor, and traitlets warned once per notebook that this one took
+        # no such option
+        display_data_priority = List(
+            NbGraderPreprocessor.class_traits()["display_data_priority"].default()
+        ).tag(config=True)
 
         def preprocess(self, nb: Any, resources: Any) -> tuple[Any, Any]:
             info = resources["nbgrader"]

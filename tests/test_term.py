@@ -325,3 +325,17 @@ def test_validate_shows_the_kits_messages_uncut(late_course):
     assert "VALIDATION FAILED" in out and "not written yet" in out, out
     cut = [line for line in out.splitlines() if line.rstrip().endswith("...")]
     assert cut == [], "\n".join(cut)
+
+
+def test_the_late_note_takes_the_feedbacks_display_options_quietly(caplog):
+    """nbgrader's feedback configures `display_data_priority` for its preprocessors:
+    traitlets warned, once per notebook, that the late note took no such option."""
+    from traitlets.config import Config
+
+    from puzzlekit.late import LateNote
+    config = Config()
+    config.NbConvertBase.display_data_priority = ["text/html", "text/plain"]
+    with caplog.at_level("WARNING"):
+        note = LateNote(config=config)
+    assert note.display_data_priority == ["text/html", "text/plain"]
+    assert not [r for r in caplog.records if "not recognized" in r.getMessage()]
