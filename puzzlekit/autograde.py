@@ -482,11 +482,33 @@ class WalledExecute(Execute):
         """After a MemoryError, a fresh kernel (the cells before replayed): memory that a
         runaway search left allocated must not cost the next tests (an honest search
         in a later cell ran out of memory behind one that did not keep a visited set)."""
+        if getattr(self.judge, "timed_out", False) and not self._gave_up:
+            # a search stopped for time may have left its memory allocated (Python keeps
+            # most of it): a fresh kernel too when that is most of the limit (seen: an
+            # honest 60 MB search in the next cell ran out of the 2G behind one)
+            self.judge.timed_out = False
+            if self._memory_used() > 0.75 * self._memory_bytes():
+                self.judge.memory_exhausted = True
         if not getattr(self.judge, "memory_exhausted", False) or self._gave_up:
             return
         self.judge.memory_exhausted = False
         self.log.info("A cell ran out of memory: restarting the kernel before the next cell")
         self._recover()
+
+    def _memory_bytes(self) -> float:
+        try:
+            from .wall import parse_size
+            return float(parse_size(self.memory_limit)) or float("inf")
+        except Exception:
+            return float("inf")
+
+    def _memory_used(self) -> float:
+        """The kernel's address space in bytes, as its agent says (0 if unknown)."""
+        try:
+            vm = self.request({"kind": "memory"}, 5, recover=False).get("vm")
+        except KernelFault:
+            return 0.0
+        return float(vm) if type(vm) is int else 0.0
 
     def _set_count(self, n: int) -> None:
         """Number the next kernel cell `n`, so that tracebacks name the right cell."""

@@ -653,6 +653,8 @@ class Judge:
         self._synced_random: Any = None   # the state the kernel's `random` has, if known
         #: a call ran out of memory in the kernel: start a fresh one before the next cell
         self.memory_exhausted = False
+        #: a call ran out of time (and was interrupted) in the cell running now
+        self.timed_out = False
         #: the test's functions and objects the kernel holds stand-ins for, by number
         #: (`_stand_in`), and the number of each (by id; the object is kept alive above)
         self._objects: dict[int, Any] = {}
@@ -931,6 +933,7 @@ class Judge:
                         if self._objects else self.channel.request(req, timeout)
         except KernelFault as fault:
             if fault.kind == "timeout":
+                self.timed_out = True       # its memory may still be held: see the executor
                 raise CallTimeout(TOO_LONG.format(name=name, seconds=round(timeout, 1))) \
                     from None
             raise KernelStopped(KERNEL_DIED.format(name=name, memory=self.limits["memory"])) \
