@@ -106,8 +106,8 @@ def test_forbid_reference_catches_every_way_of_calling_the_reference(cheat):
 def engine_best_first(S):
     """A* from the engine's own module, not the front: forbidding "search" alone must
     catch it (it returned the optimal path with no violation recorded)."""
-    from puzzlekit.informed import best_first
-    from puzzlekit.problem import Budget, GenericProblem
+    from puzzlekit.engine.informed import best_first
+    from puzzlekit.engine.problem import Budget, GenericProblem
     h = functools.partial(pk.manhattan, goal=goal)
     return best_first(GenericProblem(S, goal, pk.nextStates, h), Budget("astar", 10**6, None))
 
@@ -123,7 +123,7 @@ def test_forbidding_a_search_reference_forbids_the_whole_engine(name):
 
 
 def test_the_integrity_report_and_the_grader_forbid_the_same_engine():
-    from puzzlekit import integrity
+    from puzzlekit.course import integrity
     assert integrity.ENGINE_MODULES is pk.ENGINE_MODULES
     for name in pk.ENGINE_NAMES:
         assert integrity._covers({name}, ("informed", "best_first")) == name
@@ -177,11 +177,11 @@ def test_forbid_reference_leaves_no_stand_in_behind_in_modules_imported_meanwhil
         "from puzzlekit.grading import forbid_reference\n"
         "with forbid_reference('is_solvable', 'explain_solvability', 'solve'):\n"
         "    pass\n"
-        "import puzzlekit.solver, puzzlekit.solvability\n"
+        "import puzzlekit.engine.solver, puzzlekit.puzzle.solvability\n"
         "assert pk.solve(((1, 2), (0, 3))).length == 1\n"
         "assert pk.is_solvable(((1, 2), (0, 3)))\n"
         "with forbid_reference('explain_solvability'):\n"
-        "    import puzzlekit.widgets\n"
+        "    import puzzlekit.visuals.widgets\n"
         "print('ok')\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=120)

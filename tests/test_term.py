@@ -72,7 +72,7 @@ def gradebook(course: Path, course_id: str):  # type: ignore[no-untyped-def]
 
 
 def test_course_settings_come_from_the_environment(monkeypatch, tmp_path):
-    from puzzlekit.course_setup import course_settings
+    from puzzlekit.course.course_setup import course_settings
     from puzzlekit.errors import PuzzleError
     for name in ("PUZZLEKIT_COURSE_ID", "PUZZLEKIT_COURSE_ROOT", "PUZZLEKIT_EXCHANGE"):
         monkeypatch.delenv(name, raising=False)
@@ -289,7 +289,7 @@ def test_the_formgraders_autograde_applies_the_course_policy(late_course, monkey
 
 
 def test_per_day_penalty_rule():
-    from puzzlekit.late import late_text, per_day_penalty
+    from puzzlekit.course.late import late_text, per_day_penalty
     H = 3600.0
     assert per_day_penalty(0, 1, 5, 10) == 0
     assert per_day_penalty(1, 1, 5, 10) == 1            # a second late is a started day
@@ -332,7 +332,7 @@ def test_the_late_note_takes_the_feedbacks_display_options_quietly(caplog):
     traitlets warned, once per notebook, that the late note took no such option."""
     from traitlets.config import Config
 
-    from puzzlekit.late import LateNote
+    from puzzlekit.course.late import LateNote
     config = Config()
     config.NbConvertBase.display_data_priority = ["text/html", "text/plain"]
     with caplog.at_level("WARNING"):
