@@ -51,7 +51,6 @@ ALIASES: dict[str, str] = {
     "animation": "visuals.animation",
     "widgets": "visuals.widgets",
     "game": "visuals.game",
-    "grading": "grading",
     "diagnose": "grading.diagnose",
     "messages": "grading.messages",
     "instrument": "grading.instrument",

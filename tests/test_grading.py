@@ -122,11 +122,32 @@ def test_forbidding_a_search_reference_forbids_the_whole_engine(name):
     assert engine_best_first(start)[-1] == goal
 
 
-def test_the_integrity_report_and_the_grader_forbid_the_same_engine():
+def test_the_engine_is_its_folder_for_the_grader_and_the_integrity_report_alike():
+    """The layout is the rule: every module under puzzlekit/engine/ (found by Python's own
+    walk, not the registry's) is the engine, for `forbidding` and the integrity report."""
+    import importlib
+    import pkgutil
+    import types
+
+    import puzzlekit.engine
+    from puzzlekit import registry
     from puzzlekit.course import integrity
-    assert integrity.ENGINE_MODULES is pk.ENGINE_MODULES
+    walked = {"engine"} | {m.name.removeprefix("puzzlekit.") for m in pkgutil.walk_packages(
+        puzzlekit.engine.__path__, "puzzlekit.engine.")}
+    assert set(registry.engine_modules()) == walked
+    functions = [f for m in sorted(walked)
+                 for f in vars(importlib.import_module(f"puzzlekit.{m}")).values()
+                 if isinstance(f, types.FunctionType) and f.__module__ == f"puzzlekit.{m}"]
+    assert len(functions) > 40
     for name in pk.ENGINE_NAMES:
-        assert integrity._covers({name}, ("informed", "best_first")) == name
+        codes = {f: f.__code__ for f in functions}
+        with forbidding(name):
+            switched = [f for f in functions if f.__code__ is not codes[f]]
+        assert switched == functions, f"{name}: not forbidden: {set(functions) - set(switched)}"
+        for module in walked:
+            assert integrity._covers({name}, (module, "_helper")) == name
+            assert integrity._covers({name}, (module, "some_function")) == name
+        assert integrity._covers({name}, ("puzzle.lecture", "_helper")) is None
 
 
 def test_forbid_reference_lets_own_code_run_and_restores_the_reference():

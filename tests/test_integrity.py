@@ -648,7 +648,7 @@ g.forbid_reference = lambda *names: contextlib.nullcontext()
     ("patches-grader", "feedback", "from puzzlekit import feedback\n"
      "feedback.StripHiddenTests = object"),
     ("patches-grader", "judge", "import puzzlekit.autograder.grader.judge\n"
-     "puzzlekit.autograder.grader.judge.current_judge = lambda: None"),
+     "puzzlekit.grading.session.current_judge = lambda: None"),
     ("patches-grader", "wall-agent", "from puzzlekit import wall, agent\n"
      "wall.limits = agent.limits = {}"),
     ("patches-grader", "helper-code", "assert_equal.__code__ = (lambda *a: None).__code__"),

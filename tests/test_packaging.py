@@ -108,7 +108,7 @@ def test_exports_point_at_their_defining_modules():
 
 
 def test_the_front_names_its_references():
-    assert pk.reference_module("nextStates") == "lecture"
+    assert pk.reference_module("nextStates") == "puzzle.lecture"
     assert pk.reference("solve") is pk.solve
     assert dict(pk.references()) == pk._EXPORTS
     with pytest.raises(pk.PuzzleError, match="no_such_name"):

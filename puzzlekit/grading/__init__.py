@@ -31,7 +31,7 @@ import types
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
-import puzzlekit
+from .. import registry
 
 from ..puzzle.board import State, flatten
 from ..context import in_notebook
@@ -41,7 +41,7 @@ from ..errors import PuzzleError
 from ..puzzle.formats import as_state
 from ..puzzle.heuristics import manhattan
 from .instrument import ExpansionLimit, Recorder, counted
-from ..autograder.grader.judge import KernelStopped, current_judge
+from .session import KernelStopped, current_judge
 from .messages import NO_RETURN, PartlyRight, install, note, notes, partly, passed, summary
 from ..puzzle.moves import check_solution, moves_to_path
 from ..puzzle.text import board_str
@@ -336,13 +336,13 @@ class _Forbidden:
 
 def _reference(name: str) -> tuple[types.ModuleType, object]:
     """(the module that defines puzzlekit.`name`, the function)."""
-    module = importlib.import_module(f"puzzlekit.{puzzlekit.reference_module(name)}")
+    module = importlib.import_module(f"puzzlekit.{registry.module_of(name)}")
     return module, getattr(module, name)
 
 
 def _import_references() -> None:
     """Import every module behind the front (but those that need ipywidgets)."""
-    for module in sorted(set(puzzlekit.references().values()) - puzzlekit.HEAVY_MODULES):
+    for module in sorted(set(registry.EXPORTS.values()) - registry.HEAVY_MODULES):
         importlib.import_module(f"puzzlekit.{module}")
 
 
@@ -409,13 +409,12 @@ def _forbidden_call(name: str) -> AssertionError:
 @functools.lru_cache(maxsize=64)   # the same few tuples of names, once per call of the tests
 def _functions_behind(names: tuple[str, ...]) -> dict[str, list[types.FunctionType]]:
     """For each forbidden name: the function objects to disable (the reference itself and,
-    for the searches, every function of the engine modules)."""
+    for the searches, every function defined under the engine's folder)."""
     behind: dict[str, list[types.FunctionType]] = {}
     for name in names:
         module, func = _reference(name)
         found = [func] if isinstance(func, types.FunctionType) else []
-        for engine in sorted(puzzlekit.ENGINE_MODULES) if name in puzzlekit.ENGINE_NAMES \
-                else ():
+        for engine in registry.engine_modules() if name in registry.ENGINE_NAMES else ():
             space = vars(importlib.import_module(f"puzzlekit.{engine}"))
             found += [f for f in space.values() if isinstance(f, types.FunctionType)
                       and f.__module__ == f"puzzlekit.{engine}" and f not in found]
@@ -439,7 +438,7 @@ def forbidding(*names: str) -> Iterator[list[str]]:
     behind = _functions_behind(tuple(found))
     for name, (module, _) in found.items():
         stand_in = _Forbidden(name, calls)
-        for space in (vars(module), vars(puzzlekit)):
+        for space in (vars(module), vars(sys.modules["puzzlekit"])):   # the front's copy
             patches.append((space, name, space.get(name, _ABSENT)))
             space[name] = stand_in
     for space in _caller_namespaces():

@@ -31,22 +31,19 @@ def _prepare(S: State, goal: State | None) -> tuple[Flat, Flat, int, int]:
 
 
 def hamming(S: State, goal: State | None = None) -> int:
-    """Number of tiles (not the blank) that are not on their goal square. Taught in
-    assignment 3, exercise 1."""
+    """Number of tiles (not the blank) that are not on their goal square."""
     s, g, _, _ = _prepare(S, goal)
     return sum(1 for a, b in zip(s, g) if a != 0 and a != b)
 
 
 def manhattan(S: State, goal: State | None = None) -> int:
-    """Sum over tiles (not the blank) of |row - goal row| + |col - goal col|. Taught in
-    assignment 3, exercise 1."""
+    """Sum over tiles (not the blank) of |row - goal row| + |col - goal col|."""
     s, g, rows, cols = _prepare(S, goal)
     return _manhattan_flat(s, _md_table(g, rows, cols))
 
 
 def linear_conflict(S: State, goal: State | None = None) -> int:
-    """Manhattan distance plus 2 per tile that must step out of its goal line. Taught in
-    assignment 4, exercise 3."""
+    """Manhattan distance plus 2 per tile that must step out of its goal line."""
     s, g, rows, cols = _prepare(S, goal)
     return _manhattan_flat(s, _md_table(g, rows, cols)) + _conflicts(s, g, rows, cols)
 

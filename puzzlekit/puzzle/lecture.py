@@ -16,7 +16,7 @@ from ..errors import PuzzleError
 
 
 def findZero(S: State) -> tuple[int, int]:
-    """(row, col) of the blank in state `S`. Taught in assignment 1, exercise 2.
+    """(row, col) of the blank in state `S`.
 
     >>> findZero(((8, 0, 6), (5, 4, 7), (2, 3, 1)))
     (0, 1)
@@ -64,9 +64,7 @@ def _swap(S: State, r: int, c: int, r2: int, c2: int) -> State:
 
 
 def moveUp(S: State, r: int, c: int) -> State:
-    """Move the tile below the blank (at row r, column c) up; the blank goes down.
-
-    Taught in assignment 1, exercise 3."""
+    """Move the tile below the blank (at row r, column c) up; the blank goes down."""
     _check_blank(S, r, c, "moveUp")
     if r + 1 >= len(S):
         raise PuzzleError(f"moveUp: no tile below the blank at row {r} (it is the last row)")
@@ -74,8 +72,7 @@ def moveUp(S: State, r: int, c: int) -> State:
 
 
 def moveDown(S: State, r: int, c: int) -> State:
-    """Move the tile above the blank down; the blank goes up. Taught in assignment 1,
-    exercise 4."""
+    """Move the tile above the blank down; the blank goes up."""
     _check_blank(S, r, c, "moveDown")
     if r == 0:
         raise PuzzleError("moveDown: no tile above the blank (it is in the top row)")
@@ -83,8 +80,7 @@ def moveDown(S: State, r: int, c: int) -> State:
 
 
 def moveLeft(S: State, r: int, c: int) -> State:
-    """Move the tile right of the blank to the left; the blank goes right. Taught in
-    assignment 1, exercise 5."""
+    """Move the tile right of the blank to the left; the blank goes right."""
     _check_blank(S, r, c, "moveLeft")
     if c + 1 >= len(S[r]):
         raise PuzzleError("moveLeft: no tile right of the blank (it is in the last column)")
@@ -92,8 +88,7 @@ def moveLeft(S: State, r: int, c: int) -> State:
 
 
 def moveRight(S: State, r: int, c: int) -> State:
-    """Move the tile left of the blank to the right; the blank goes left. Taught in
-    assignment 1, exercise 5."""
+    """Move the tile left of the blank to the right; the blank goes left."""
     _check_blank(S, r, c, "moveRight")
     if c == 0:
         raise PuzzleError("moveRight: no tile left of the blank (it is in the first column)")
@@ -101,8 +96,7 @@ def moveRight(S: State, r: int, c: int) -> State:
 
 
 def nextStates(S: State) -> set[State]:
-    """The set of states reachable from `S` in one move (2 to 4 of them). Taught in
-    assignment 1, exercise 6."""
+    """The set of states reachable from `S` in one move (2 to 4 of them)."""
     for r, row in enumerate(S):
         if 0 in row:
             c = row.index(0)

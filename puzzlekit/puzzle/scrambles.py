@@ -46,7 +46,6 @@ def shuffle_pos(N: int, *, allow_undo: bool = False, rng: Any = None) -> list:
     Each move is drawn with ``random.randint(0, 3)`` from Python's global generator;
     draws that are illegal at the edge, or that undo the previous move, are rejected and
     drawn again. So ``random.seed(1)`` followed by the same calls gives that notebook's asserts.
-    Taught in assignment 2, exercise 3 (scrambling a board).
     `allow_undo`: also accept a move that undoes the previous one (a typical slip, which
     `puzzlekit.grading.diagnose` replays). `rng`: a `random.Random` (or module) to draw from instead.
     """

@@ -43,7 +43,6 @@ def inversions(S: State, goal: State | None = None) -> int:
     """Inversions of `S` with tiles ranked by their place in `goal` (blank skipped).
 
     With the default goal this is the textbook count (the lecture slides' ``num_inversions``).
-    Taught in assignment 3, exercise 3 (boards that cannot be solved).
     """
     S = validate_state(S)
     return _inversions(S, resolve_goal(S, goal))
@@ -104,13 +103,10 @@ def parity_report(S: State, g: State) -> SolvabilityReport:
 
 
 def is_solvable(S: State, goal: State | None = None) -> bool:
-    """True if `goal` (default: blank last) can be reached from `S`. Taught in
-    assignment 3, exercise 3 and assignment 4, exercise 1."""
+    """True if `goal` (default: blank last) can be reached from `S`."""
     return explain_solvability(S, goal).solvable
 
 
 def permutation_sign(perm: list[int]) -> int:
-    """+1 for an even permutation, -1 for an odd one (Princeton's 8-puzzle assignment's sgn).
-
-    Taught in assignment 3, exercise 3 (boards that cannot be solved).."""
+    """+1 for an even permutation, -1 for an odd one (Princeton's 8-puzzle assignment's sgn)."""
     return -1 if count_inversions(perm) % 2 else 1

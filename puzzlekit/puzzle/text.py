@@ -20,7 +20,7 @@ def board_str(S: State, width: int | None = None) -> str:
 
 def print_pos(p: Sequence[object]) -> None:
     """Print a position (flat list, ``' '`` for the gap) as rows of 3-wide columns, as the
-    15-puzzle notebook does. Taught in assignment 1, exercise 9."""
+    15-puzzle notebook does."""
     S = as_state(list(p)) if not isinstance(p, tuple) or not p or not isinstance(p[0], tuple) \
         else validate_state(p)
     print(board_str(S, width=3))
@@ -38,7 +38,7 @@ def path_str(path: Sequence[State], moves: str | None = None) -> str:
 
 def print_moves(board: object, moves: str) -> None:
     """Print every board along `moves` from `board`, with the letters between, as the Thai
-    course's 8-puzzle assignment does. Taught in assignment 1, exercise 8."""
+    course's 8-puzzle assignment does."""
     S = as_state(board)
     letters = normalize_moves(moves)
     print(path_str(moves_to_path(S, letters), letters))

@@ -124,7 +124,6 @@ import threading
 import time
 import types
 from collections.abc import Callable, Iterator
-from contextvars import ContextVar
 from typing import Any, Protocol
 
 from ...puzzle import scrambles
@@ -132,19 +131,12 @@ from .. import wire
 from ...grading.diagnose import random_state_problem
 from ...errors import PuzzleError
 from ...grading.instrument import Recorder, limit_message
+from ...grading.session import KernelStopped, current_judge, seat, unseat
 from ...grading.messages import (GRADER_LIMIT, NOT_WRITTEN, Credit, explain, plain, red, take_awarded,
                        take_notes, take_partial)
 
 #: the widest line of a message in the feedback (its page does not scroll sideways)
 WIDTH = 90
-
-_CURRENT: ContextVar[Judge | None] = ContextVar("puzzlekit_judge", default=None)
-
-
-def current_judge() -> Judge | None:
-    """The judge running a graded test cell right now, if any."""
-    return _CURRENT.get()
-
 
 class KernelFault(Exception):
     """The kernel did not answer: `kind` is "timeout" or "died" (it was restarted)."""
@@ -167,10 +159,6 @@ class Channel(Protocol):
         """Answer the kernel's pending question with `text`; its next question (or a
         fault reply as `request` gives one), or `KernelFault`."""
         ...
-
-
-class KernelStopped(AssertionError):
-    """The student's kernel stopped during a call (it was restarted for the next tests)."""
 
 
 class CallTimeout(AssertionError):
@@ -752,7 +740,7 @@ class Judge:
     def run_given(self, source: str, count: int) -> None:
         """Run a given (locked) cell here too, so that the tests use the judge's copy."""
         self.trusted |= bound_names(source)
-        token = _CURRENT.set(self)
+        token = seat(self)
         try:
             # the budget inside the redirections: a timeout never leaves them in place
             with contextlib.redirect_stdout(io.StringIO()), \
@@ -761,7 +749,7 @@ class Judge:
         except (Exception, JudgeTimeout):
             pass        # the kernel's run of the cell shows the error to the student
         finally:
-            _CURRENT.reset(token)
+            unseat(token)
             self._html = []
 
     def run_test(self, source: str, count: int) -> list[dict[str, Any]]:
@@ -778,7 +766,7 @@ class Judge:
         self._answered = None
         take_partial(), take_awarded(), take_notes()    # nothing left from an earlier cell
         failure: BaseException | None = None
-        token = _CURRENT.set(self)
+        token = seat(self)
         value: Any = None
         shown: str | None = None
         try:
@@ -797,7 +785,7 @@ class Judge:
         except BaseException as e:     # SystemExit from a test cell fails it too
             failure = e
         finally:
-            _CURRENT.reset(token)
+            unseat(token)
             self._own_bound(bound)
         if failure is None or not isinstance(failure, (KernelStopped, CallTimeout)):
             try:    # the cells after this one see what it bound, as in plain nbgrader

@@ -53,7 +53,6 @@ import csv
 import difflib
 import functools
 import json
-import pkgutil
 import re
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -61,7 +60,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from ... import ENGINE_MODULES, ENGINE_NAMES, references
+from ... import registry
+from ...old_paths import ALIASES
 from ...errors import PuzzleError
 
 __all__ = ["Finding", "KINDS", "scan_notebook", "report", "write_csv", "add_comments",
@@ -90,7 +90,6 @@ KINDS: dict[str, str] = {
 
 CSV_HEADER = ("student", "assignment", "notebook", "grade_id", "finding", "line")
 
-GRADER_MODULES = ("grading", "autograde", "feedback", "judge", "agent", "wall")
 LINE_WIDTH = 120
 
 
@@ -115,10 +114,23 @@ class Finding:
 # What is flagged, by the dotted name student code reaches
 
 #: every name of puzzlekit's front -> the module that defines it
-_FRONT = references()
+_FRONT = registry.EXPORTS
 
-_SUBMODULES = frozenset({m.name for m in pkgutil.iter_modules([str(Path(__file__).parent)])}
-                        | set(GRADER_MODULES))
+#: every module and package of the kit, relative (``"engine.solver"``), read from its folders
+_KIT_MODULES = frozenset(registry.modules_under())
+
+
+def _split(dotted: str) -> tuple[str, str] | None:
+    """(the kit's module, the name after it) for ``puzzlekit.engine.solver.solve`` (the
+    longest module that `dotted` names an attribute of), None outside the kit."""
+    parts = dotted.split(".")
+    if parts[0] != "puzzlekit" or len(parts) < 2:
+        return None
+    for i in range(len(parts) - 1, 1, -1):
+        module = ".".join(parts[1:i])
+        if module in _KIT_MODULES:
+            return module, parts[i]
+    return "", parts[1]
 
 _OS_EXEC = [f"os.{n}" for n in ("execl", "execle", "execlp", "execlpe", "execv", "execve",
                                 "execvp", "execvpe", "spawnl", "spawnle", "spawnlp",
@@ -236,7 +248,9 @@ def _owner_kind(dotted: str) -> str:
     """The kind of finding for changing something of the module (or object) `dotted`."""
     parts = dotted.split(".")
     if parts[0] == "puzzlekit":
-        grader = len(parts) > 1 and parts[1] in GRADER_MODULES
+        split = _split(dotted)
+        grader = split is not None and (registry.in_grader(split[0])
+                                        or registry.in_grader(".".join(parts[1:])))
         return "patches-grader" if grader else "patches-puzzlekit"
     return {"builtins": "builtins", "sys": "sys-hooks",
             "signal": "interrupt-handler"}.get(parts[0], "module-attributes")
@@ -255,21 +269,23 @@ class _Val:
 
     def attr(self, name: str) -> _Val:
         """The value of attribute `name` of this module or object."""
-        parts = self.dotted.split(".")
-        if parts[0] == "puzzlekit" and self.is_module:
-            if name in _FRONT:
+        module = self.puzzlekit_module
+        if module is not None:
+            if module == "" and name in _FRONT:
                 return _Val(f"puzzlekit.{_FRONT[name]}.{name}")
-            if len(parts) == 1 and name in _SUBMODULES:
-                return _Val(f"puzzlekit.{name}", is_module=True)
+            inner = f"{module}.{name}" if module else ALIASES.get(name, name)
+            if inner in _KIT_MODULES:
+                return _Val(f"puzzlekit.{inner}", is_module=True)
         return _Val(f"{self.dotted}.{name}")
 
     @property
     def puzzlekit_module(self) -> str | None:
-        """'' for the package, the submodule's name for a submodule, else None."""
+        """'' for the package, the module's path in it for one of its modules
+        (``"engine.solver"``), else None."""
         parts = self.dotted.split(".")
         if parts[0] != "puzzlekit" or not self.is_module:
             return None
-        return parts[1] if len(parts) > 1 else ""
+        return ".".join(parts[1:])
 
 
 _MAIN_NS = _Val("__main__", is_module=True, ns=True)
@@ -278,8 +294,12 @@ _MAIN_NS = _Val("__main__", is_module=True, ns=True)
 def _module_val(name: str) -> _Val:
     """The module `name` (a dotted import path)."""
     parts = name.split(".")
-    if parts[0] == "puzzlekit" and len(parts) > 2:      # puzzlekit.x.y is not a module
-        return _Val("puzzlekit", True).attr(parts[1]).attr(parts[2])
+    if parts[0] == "puzzlekit" and len(parts) > 1:      # old paths are the new modules
+        val = _Val("puzzlekit", True)
+        for part in parts[1:]:
+            val = val.attr(part)
+        if val.is_module or len(parts) > 2:             # puzzlekit.x.y may be no module
+            return val
     return _Val(name, is_module=True)
 
 
@@ -748,7 +768,7 @@ class _Exercise:
         for name in self.solution_names:
             if not self.base_forbidden.get(name):
                 self.base_forbidden[name] = set(self.all_forbidden)
-        graders = tuple(f"puzzlekit.{m}." for m in GRADER_MODULES)
+        graders = tuple(f"puzzlekit.{wing}." for wing in registry.GRADER_WINGS)
         helpers_given = {n for n, idents in self.locked_ident.items()
                          if any(i.startswith(graders) for i in idents)}
         self.protected = {n for n in (locked_bound & relied) | helpers_given
@@ -976,12 +996,12 @@ class _Visitor(ast.NodeVisitor):
         parts = val.dotted.split(".")
         if len(parts) < 2 or val.is_module:
             return
-        ident = (parts[1], parts[2]) if len(parts) >= 3 and parts[1] in _SUBMODULES \
-            else (module, parts[-1])
-        if ident[0] in GRADER_MODULES:
+        split = _split(val.dotted)
+        ident = split if split is not None and split[0] else (module, parts[-1])
+        if registry.in_grader(ident[0]):
             if ident[1].startswith("_") and not ident[1].endswith("__"):
                 self.hit(node, "patches-grader",
-                         f"reaches the grader's internals ({'.'.join(parts[1:3])})")
+                         f"reaches the grader's internals ({ident[0]}.{ident[1]})")
             return
         line = getattr(node, "lineno", 1)
         if self.scan.exempt(self.cell, line):
@@ -1309,7 +1329,7 @@ class _Visitor(ast.NodeVisitor):
             before, self.attrib = self.attrib, (name,)
             self.reach(node, base.attr(name), base, star=True)
             self.attrib = before
-        if module in ENGINE_MODULES:
+        if registry.in_engine(module):
             self.reach(node, base.attr("*"), base, star=True)
 
     # -- expressions ------------------------------------------------------------------
@@ -1341,7 +1361,7 @@ class _Visitor(ast.NodeVisitor):
             elif val is not None:
                 if base.puzzlekit_module is not None:
                     self.reach(node, val, base)
-                    if base.puzzlekit_module in GRADER_MODULES and node.attr in (
+                    if registry.in_grader(base.puzzlekit_module) and node.attr in (
                             "__file__", "__path__", "__spec__", "__loader__"):
                         self.hit(node, "patches-grader", "locates the grader's source files")
                 self.flag_val(node, val)
@@ -1525,8 +1545,8 @@ def _implementing(forbidden: Iterable[str]) -> dict[str, str]:
     for name in sorted(forbidden):
         if name in _FRONT:
             out.setdefault(_FRONT[name], name)
-        if name in ENGINE_NAMES:
-            for module in sorted(ENGINE_MODULES):
+        if name in registry.ENGINE_NAMES:
+            for module in registry.engine_modules():
                 out.setdefault(module, name)
     return out
 
@@ -1539,8 +1559,8 @@ def _covers(forbidden: Iterable[str], ident: tuple[str, str]) -> str | None:
     module, name = ident
     if name in forbidden and _FRONT.get(name) == module:
         return name
-    if module in ENGINE_MODULES and forbidden & ENGINE_NAMES:
-        return sorted(forbidden & ENGINE_NAMES)[0]
+    if registry.in_engine(module) and forbidden & registry.ENGINE_NAMES:
+        return sorted(forbidden & registry.ENGINE_NAMES)[0]
     implementing = _implementing(forbidden)
     if name in ("?", "*") or name.startswith("_"):
         if module == "" and name in ("?", "*"):
