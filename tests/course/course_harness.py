@@ -440,8 +440,33 @@ def build_course(root: Path) -> Course:
     export_csv(api, csv_path)
     timings["export"] = time.perf_counter() - t
     write_timings(timings, result)
-    return Course(root, api, config, result, feedback_log, csv_path, timings, hashes_before,
-                  hashes_after, planted)
+    course = Course(root, api, config, result, feedback_log, csv_path, timings, hashes_before,
+                    hashes_after, planted)
+    write_record(course)
+    return course
+
+
+def write_record(course: Course) -> None:
+    """test-artifacts/course-record.txt: every simulated student's cell scores and what
+    the failing cells said, and the integrity report's CSV, to compare two commits (a
+    reshaping of the package must leave it unchanged; only timings may differ)."""
+    import io
+
+    from puzzlekit.integrity import report, write_csv
+    lines = []
+    for name, a in course.assignments.items():
+        ids = [grade_id(c) for c in test_cells(a.source_nb)]
+        for student, g in sorted(a.graded.items()):
+            lines.append(f"== {name} {student}: {g.score:g}/{g.max_score:g} "
+                         f"{sorted(g.cells.items())}")
+            lines.append(course.cell_errors(name, student, ids))
+        if name in TRICKS_ON:
+            out = io.StringIO()
+            write_csv(report(course.root, name), out)
+            lines.append(f"== integrity {name}\n{out.getvalue()}")
+    out_dir = REPO / "test-artifacts"
+    out_dir.mkdir(exist_ok=True)
+    (out_dir / "course-record.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 class _PerStudentLog(logging.Handler):
