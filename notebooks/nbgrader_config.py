@@ -20,6 +20,7 @@ from puzzlekit.errors import PuzzleError
 from puzzlekit.course.feedback import StripHiddenTests
 from puzzlekit.course.late import LateNote
 from puzzlekit.autograder.grader.plainfiles import guard_autograde_copies
+from puzzlekit.course.quiet import filter_nbgraders_warnings, with_quiet_overwrite
 
 c = get_config()  # noqa: F821  (provided by nbgrader when it loads this file)
 
@@ -77,8 +78,13 @@ c.GenerateAssignment.preprocessors = [*_generate[:_at], KitAuthoring, ModelSolut
                                       *_generate[_at:]]
 # Regrading after a fix: nbgrader grades with the tests the gradebook kept at generate
 # time; a test changed in source/ since then is refused, naming the command to run first.
+# Logs that say only what you can act on (puzzlekit.course.quiet): no "checksum has changed" line
+# for a test cell that is exactly as released (its hidden tests stripped; a student's
+# change to a locked cell is still reported), no SAWarning of nbgrader's gradebook code.
 c.Autograde.sanitize_preprocessors = [
-    RefuseStaleTests, *Autograde.class_traits()["sanitize_preprocessors"].default()]
+    RefuseStaleTests,
+    *with_quiet_overwrite(Autograde.class_traits()["sanitize_preprocessors"].default())]
+filter_nbgraders_warnings()
 
 # Each cell gets 30 seconds; an endless loop is interrupted and grading goes on.
 c.Execute.timeout = 30

@@ -146,13 +146,31 @@ def _checked_release() -> type:
     from nbgrader.exchange.default.release_assignment import ExchangeReleaseAssignment
 
     class CheckedReleaseAssignment(ExchangeReleaseAssignment):  # type: ignore[misc]
-        """nbgrader's release, which stops with a clear message if the exchange is not made."""
+        """nbgrader's release, which stops with a clear message if the exchange is not made,
+        and writes the due date into the released notebooks."""
 
         def ensure_root(self) -> None:
             problem = exchange_problem(self.root)
             if problem:
                 self.fail(problem)
             super().ensure_root()
+
+        def copy_files(self) -> None:
+            super().copy_files()
+            # the due date where students work: the first cell of each released notebook
+            # says it and what lateness costs (puzzlekit.course.term_view)
+            from nbgrader.api import Gradebook, MissingEntry
+
+            from .term_view import add_due_notes, late_policy_of
+            with Gradebook(self.coursedir.db_url, self.coursedir.course_id) as gb:
+                try:
+                    duedate = gb.find_assignment(self.coursedir.assignment_id).duedate
+                except MissingEntry:
+                    duedate = None
+            add_due_notes(self.dest_path, duedate, late_policy_of(self.config))
+            if duedate is not None:
+                self.log.info("Due %s UTC (the first cell of each notebook says so)",
+                              f"{duedate:%Y-%m-%d %H:%M}")
 
     return CheckedReleaseAssignment
 

@@ -40,7 +40,6 @@ import re
 import sys
 import threading
 import time
-import warnings
 from collections.abc import Sequence
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
@@ -52,6 +51,7 @@ from .remote import config_sections, pack_job
 from ...autograder.grader.plainfiles import guard_autograde_copies, report_line
 from ...context import nbgrader_execution_as
 from ...errors import PuzzleError
+from ..quiet import filter_nbgraders_warnings
 from .progress import grade_progress
 
 LOG = logging.getLogger("puzzlekit.course.class_grading")
@@ -404,7 +404,7 @@ def grade_class(assignment: str, course_root: str | os.PathLike[str] = ".", *,
     report.skipped = [s for s in everyone if s not in pending]
     # nbgrader's own gradebook code warns for every submission (SQLAlchemy's "not in
     # session" SAWarning, harmless and the same in a serial run): not the instructor's news
-    warnings.filterwarnings("ignore", message=r"Object of type <Submitted\w*> not in session")
+    filter_nbgraders_warnings()
     display = grade_progress(progress)
     t_start = time.perf_counter()
     if not pending:
