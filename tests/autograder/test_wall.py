@@ -31,14 +31,21 @@ needs_landlock = pytest.mark.skipif(
 needs_userns = pytest.mark.skipif(
     not STATUS.userns, reason="unprivileged user namespaces are not allowed on this machine")
 
-PACKAGE = Path(wall.__file__).resolve().parent
+PACKAGE = Path(wall.__file__).resolve().parents[2]      # puzzlekit/
+WALL_DIR = Path(wall.__file__).resolve().parent
 SITE = Path(sysconfig.get_paths()["purelib"])
 DENIED = ("PermissionError", "FileNotFoundError", "OSError", "ConnectionRefusedError")
 
-# A walled script: runs named attempts and prints {name: [outcome, errno name]} as JSON.
+# A walled script: runs named attempts and prints {name: [outcome, errno name]} as JSON. Its
+# attempts are the wall's own self-check's (puzzlekit/autograder/wall/probe.py, imported
+# from the folder given as its second argument), with the parameters of this test.
 PROBE = textwrap.dedent(r'''
-    import errno, json, os, socket, sys, threading
-    p = json.loads(sys.argv[1])
+    import errno, json, os, sys
+    sys.path.insert(0, sys.argv[2])
+    import probe
+    from socket import AF_INET, AF_UNIX
+    p = probe.p
+    p.update(json.loads(sys.argv[1]))
     out = {}
 
     def attempt(name, fn):
@@ -49,58 +56,23 @@ PROBE = textwrap.dedent(r'''
             code = errno.errorcode.get(getattr(exc, "errno", None) or 0, "")
             out[name] = [type(exc).__name__, code]
 
-    def write(path):
-        with open(path, "x") as f:
-            f.write("student was here")
-
-    def connect(family, address):
-        with socket.socket(family, socket.SOCK_STREAM) as s:
-            s.settimeout(3)
-            s.connect(address)
-
-    def big_file():
-        with open(os.path.join(p["scratch"], "big.bin"), "wb", buffering=0) as f:
-            data, done = bytes(p["file_size"] + 4096), 0
-            while done < len(data):
-                done += f.write(data[done:])
-
-    def threads():
-        threading.stack_size(256 * 1024)
-        stop, started = threading.Event(), []
-        try:
-            for _ in range(p["threads"]):
-                t = threading.Thread(target=stop.wait)
-                t.start()
-                started.append(t)
-        finally:
-            stop.set()
-            for t in started:
-                t.join()
-
-    def plot():
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-        plt.plot([1, 2, 3])
-        plt.savefig(os.path.join(p["scratch"], "plot.png"))
-
     attempt("read secret", lambda: open(p["secret"]).read())
     attempt("list secret", lambda: os.listdir(os.path.dirname(p["secret"])))
-    attempt("write site-packages", lambda: write(p["site_file"]))
-    attempt("write package", lambda: write(p["package_file"]))
-    attempt("write home", lambda: write(p["home_file"]))
-    attempt("write scratch", lambda: write(os.path.join(p["scratch"], "answer.txt")))
-    attempt("tcp", lambda: connect(socket.AF_INET, ("127.0.0.1", p["port"])))
-    attempt("unix socket", lambda: connect(socket.AF_UNIX, p["unix"]))
+    attempt("write site-packages", lambda: probe.write(p["site_file"]))
+    attempt("write package", lambda: probe.write(p["package_file"]))
+    attempt("write home", lambda: probe.write(p["home_file"]))
+    attempt("write scratch", lambda: probe.write(os.path.join(p["scratch"], "answer.txt")))
+    attempt("tcp", lambda: probe.connect(AF_INET, ("127.0.0.1", p["port"])))
+    attempt("unix socket", lambda: probe.connect(AF_UNIX, p["unix"]))
     attempt("signal", lambda: os.kill(p["pid"], 0))
     if p["imports"]:
-        attempt("import puzzlekit", lambda: __import__("puzzlekit").goal_state(3))
-        attempt("import numpy", lambda: __import__("numpy").arange(3).sum())
-        attempt("import matplotlib", plot)
-        attempt("import ipywidgets", lambda: __import__("ipywidgets").IntSlider(1))
+        attempt("import puzzlekit", probe.puzzle)
+        attempt("import numpy", probe.numpy)
+        attempt("import matplotlib", probe.plot)
+        attempt("import ipywidgets", probe.widgets)
     attempt("memory", lambda: bytearray(p["memory"] + (64 << 20)))
-    attempt("file size", big_file)
-    attempt("threads", threads)
+    attempt("file size", probe.big_file)
+    attempt("threads", probe.threads)
     out["files"] = {n: os.path.getsize(os.path.join(p["scratch"], n))
                     for n in os.listdir(p["scratch"]) if n.endswith((".txt", ".png", ".bin"))}
     out["written"] = open(os.path.join(p["scratch"], "answer.txt")).read()
@@ -139,10 +111,11 @@ def probe(base: Path, name: str, *options: str, imports: bool) -> dict[str, Any]
                   "scratch": str(scratch / wall.HOME_NAME), "port": tcp.getsockname()[1],
                   "unix": unix_path,
                   "pid": os.getpid(), "memory": 512 << 20, "file_size": 1 << 20,
-                  "threads": 24, "imports": imports}
+                  "processes": 8, "imports": imports}
         try:
             proc = run_walled(scratch, PROBE, "--memory", "512M", "--file-size", "1M",
-                              "--processes", "8", *options, args=(json.dumps(params),))
+                              "--processes", "8", *options,
+                              args=(json.dumps(params), str(WALL_DIR)))
         finally:
             for path in planted[:2]:
                 if path.exists():
@@ -193,7 +166,7 @@ def test_landlock_alone_says_permission_denied(landlock_only: dict[str, Any],
 @needs_landlock
 def test_scratch_is_writable(walled: dict[str, Any]) -> None:
     assert outcome(walled, "write scratch") == "ok"
-    assert walled["results"]["written"] == "student was here"
+    assert walled["results"]["written"] == "walled code was here\n"
     assert walled["results"]["files"]["plot.png"] > 0
     # the kernel's home is a tmpfs of its own mount namespace: nothing of it on disk
     assert walled["report"]["scratch_limit"] == 256 << 20

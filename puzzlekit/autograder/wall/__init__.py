@@ -329,9 +329,8 @@ def _link_chain(path: str, hops: int = 40) -> list[str]:
     return [*chain, os.path.realpath(path)]
 
 
-#: the puzzlekit package's folder (this module lives three folders below it)
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(
-    os.path.abspath(__file__)))))
+#: the puzzlekit package's folder (this file is puzzlekit/autograder/wall/__init__.py)
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def readable_paths(config: WallConfig = WallConfig()) -> list[str]:
