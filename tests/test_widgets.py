@@ -3,6 +3,8 @@ and their static HTML fallback."""
 
 from __future__ import annotations
 
+import time
+
 import importlib.util
 
 import pytest
@@ -202,6 +204,35 @@ def test_the_solve_button_plays_a_solution_to_the_goal():
 
 
 @needs_display
+@needs_solver
+def test_the_hint_names_the_tile_and_where_it_slides():
+    board = PlayableBoard(state=((1, 2, 3), (4, 5, 6), (7, 0, 8)))
+    assert board.hint() == (2, 2)
+    assert board.message.value.startswith("<i>slide tile 8 left (outlined)")
+
+
+@needs_display
+@needs_solver
+def test_the_solve_button_turns_into_a_stop_button():
+    """The solution slides in a thread of its own; the same button (now "stop") stops it
+    after the move it is making, and the board stays where it stopped."""
+    board = PlayableBoard(state=state_at_depth(20, seed=3))
+    board._solve_or_stop(delay=0.2)
+    assert board.solving and board.buttons["solve"].description == "stop"
+    deadline = time.monotonic() + 30
+    while board.game.moves_made < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert board.click(0, 0) is False and "press stop first" in board.message.value
+    board.buttons["solve"].click()                       # stop
+    assert not board.solving and board.buttons["solve"].description == "solve"
+    made = board.game.moves_made
+    assert 2 <= made < 20 and not board.game.solved
+    assert f"stopped after move {made} of 20" in board.message.value
+    time.sleep(0.3)
+    assert board.game.moves_made == made                 # it stays stopped
+
+
+@needs_display
 def test_the_player_shows_the_board_of_each_step():
     from puzzlekit.display import board_html
     path = [goal_state(3)]
@@ -214,6 +245,7 @@ def test_the_player_shows_the_board_of_each_step():
     player.show_step(2)
     assert player.board.value == board_html(path[1], path[0])
     assert "move 2 of 3" in player.caption.value
+    assert "(blank right: tile 5 slides left)" in player.caption.value
     player.speed.value = 10
     assert player.play.interval == 100
     same = play_path(path[-1], "".join(player.letters), goal=path[0])
