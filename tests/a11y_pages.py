@@ -7,7 +7,8 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
-DEMO = REPO / "notebooks" / "demos" / "01-see-search.ipynb"
+COURSE = REPO / "notebooks"
+DEMO = COURSE / "demos" / "01-see-search.ipynb"
 
 #: a student's notebook that fails its test: the tile moved the wrong way; the test cell
 #: shows the two boards (as the grader's assert_board_equal does) and a traceback
@@ -81,43 +82,26 @@ def failing_submission() -> Any:
 
 def feedback_page(nb: Any) -> str:
     """The feedback page of `nb` as `nbgrader generate_feedback` renders it with the
-    course's configuration (notebooks/nbgrader_config.py): the course's exporter and
-    template, nbgrader's CSS, the sanitised page."""
+    course's configuration (notebooks/nbgrader_config.py, loaded as nbgrader loads it):
+    its exporter and template, nbgrader's CSS, the sanitised page."""
     import nbgrader
-    from nbgrader.converters.generate_feedback import GenerateFeedback
+    from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
     from traitlets.config import Config
+    from traitlets.config.loader import PyFileConfigLoader
+    from traitlets.utils.importstring import import_item
     formgrader = Path(nbgrader.__file__).parent / "server_extensions" / "formgrader"
-    c = Config()
-    c.HTMLExporter.template_name = "feedback"          # what nbgrader's converter sets
+    c = Config(PyFileConfigLoader("nbgrader_config.py", path=str(COURSE)).load_config())
+    # what nbgrader's GenerateFeedback converter adds to it
+    c.HTMLExporter.template_name = "feedback"
     c.HTMLExporter.extra_template_basedirs = [str(formgrader / "templates")]
     c.HTMLExporter.extra_template_paths = [
         str(formgrader / "static" / "node_modules" / "bootstrap" / "dist" / "css")]
-    course_feedback(c)
-    exporter_class = c.GenerateFeedback.get("exporter_class") or \
-        GenerateFeedback.class_traits()["exporter_class"].default()
+    exporter_class = c.GenerateFeedback.exporter_class
     if isinstance(exporter_class, str):
-        from traitlets.utils.importstring import import_item
         exporter_class = import_item(exporter_class)
-    if exporter_class.__name__ == "NotebookExporter":     # nbgrader's own default
-        from nbconvert import HTMLExporter
-        exporter_class = HTMLExporter
     exporter = exporter_class(config=c)
-    from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
     exporter.register_preprocessor(CSSHTMLHeaderPreprocessor(config=c), enabled=True)
     resources = {"nbgrader": {"notebook": "moves", "score": 0.0, "max_score": 2.0,
                               "late_penalty": 0}}
     body, _ = exporter.from_notebook_node(nb, resources=resources)
     return str(body)
-
-
-def course_feedback(c: Any) -> None:
-    """The course's settings for the feedback page (what notebooks/nbgrader_config.py
-    sets for it and for the pages it renders)."""
-    c.HTMLExporter.sanitize_html = True
-    c.HTMLExporter.filters = {"clean_html": "puzzlekit.sanitize.clean_html"}
-    c.HTMLExporter.preprocessors = ["puzzlekit.sanitize.SanitizePage"]
-    try:
-        from puzzlekit.feedback_page import configure
-    except ImportError:          # before the course had its own feedback page
-        return
-    configure(c)
