@@ -79,7 +79,7 @@ class PathPlayer(W.VBox):
         self.speed.observe(self._on_speed, names="value")
         controls = W.HBox([self.play, self.slider, self.speed],
                           layout=W.Layout(flex_flow="row wrap", max_width="100%"))
-        super().__init__([self.board, controls, self.caption, W.HTML(_NAMES_HTML)])
+        super().__init__([self.board, controls, W.HTML(_NAMES_HTML), self.caption])
         self.add_class("puzzlekit-player")
 
     def html_at(self, i: int) -> str:
@@ -126,7 +126,8 @@ class PathPlayer(W.VBox):
                                          note=note, note_bold=bold))
 
 
-# ipywidgets' Play buttons are icons without names and its sliders' handles are not tied to
+# ipywidgets' Play buttons are icons without names (play and pause are one button whose
+# icon changes) and its sliders' handles are not tied to
 # their labels: a one-pixel image's onload names them in words and makes the caption under
 # the board a live region (announced at each step), where the front end runs widget HTML.
 _NAMES_JS = """var p = this.closest('.puzzlekit-player');
@@ -134,11 +135,17 @@ if (!p || p.dataset.pkNamed) return;
 p.dataset.pkNamed = '1';
 var words = {'fa-play': 'play', 'fa-pause': 'pause', 'fa-stop': 'stop',
              'fa-retweet': 'repeat', 'fa-repeat': 'repeat'};
-p.querySelectorAll('.widget-play button').forEach(function (b) {
-  var i = b.querySelector('i'), n = null;
-  if (i) Object.keys(words).forEach(function (k) { if (i.classList.contains(k)) n = words[k]; });
-  if (n) { b.setAttribute('aria-label', n); b.title = n; }
-});
+function name() {
+  p.querySelectorAll('.widget-play button').forEach(function (b) {
+    var i = b.querySelector('i'), n = null;
+    if (i) Object.keys(words).forEach(function (k) { if (i.classList.contains(k)) n = words[k]; });
+    if (n && b.getAttribute('aria-label') !== n) { b.setAttribute('aria-label', n); b.title = n; }
+  });
+}
+name();
+p.querySelectorAll('.widget-play').forEach(function (w) {
+  new MutationObserver(name).observe(w, {subtree: true, attributes: true,
+                                         attributeFilter: ['class']}); });
 p.querySelectorAll('.widget-slider').forEach(function (s) {
   var l = s.querySelector('.widget-label'), h = s.querySelector('[role=slider]');
   if (l && h) h.setAttribute('aria-label', l.textContent.trim());

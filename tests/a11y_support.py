@@ -12,6 +12,7 @@
 from __future__ import annotations
 
 import fcntl
+import itertools
 import shutil
 import subprocess
 import sys
@@ -21,6 +22,7 @@ from typing import Any
 import pytest
 
 AXE_VERSION = "4.14.1"
+_calls = itertools.count()
 AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]
 CACHE = Path(sys.prefix) / "share" / "puzzlekit-tests" / f"axe-core-{AXE_VERSION}"
 
@@ -75,35 +77,35 @@ def count(violations: list[dict[str, Any]]) -> int:
     return sum(len(v["nodes"]) for v in violations)
 
 
-def ax_nodes(page: Any, selector: str, nth: int = 0) -> list[dict[str, str]]:
-    """What a screen reader gets from the `nth` element `selector` matches: Chromium's
+def ax_subtrees(page: Any, selector: str) -> list[list[dict[str, str]]]:
+    """What a screen reader gets from each element `selector` matches: Chromium's
     accessibility tree under it (CDP ``Accessibility.getFullAXTree``), depth first, as
-    {role, name, text} for every node the tree does not ignore (text: the static text of
-    the DOM node, for nodes named from their content)."""
-    element = page.locator(selector).nth(nth)
-    element.wait_for(state="attached")
-    marker = "pk-ax-" + str(abs(hash((selector, nth))))
-    element.evaluate("(e, m) => e.setAttribute('data-ax-root', m)", marker)
+    {role, name} for every node the tree does not ignore."""
+    n = page.locator(selector).count()
+    tag = f"{next(_calls)}-"           # each call marks its own elements
+    page.evaluate("""([s, tag]) => document.querySelectorAll(s).forEach(
+                       (e, i) => e.setAttribute('data-ax-root', tag + i))""", [selector, tag])
     cdp = page.context.new_cdp_session(page)
     try:
         doc = cdp.send("DOM.getDocument", {"depth": 0})
-        found = cdp.send("DOM.querySelector", {"nodeId": doc["root"]["nodeId"],
-                                               "selector": f'[data-ax-root="{marker}"]'})
-        backend = cdp.send("DOM.describeNode", {"nodeId": found["nodeId"]})["node"][
-            "backendNodeId"]
+        backends = []
+        for i in range(n):
+            found = cdp.send("DOM.querySelector", {"nodeId": doc["root"]["nodeId"],
+                                                   "selector": f'[data-ax-root="{tag}{i}"]'})
+            backends.append(cdp.send("DOM.describeNode", {"nodeId": found["nodeId"]})[
+                "node"]["backendNodeId"])
         nodes = cdp.send("Accessibility.getFullAXTree")["nodes"]
     finally:
         cdp.detach()
-    by_id = {n["nodeId"]: n for n in nodes}
-    root = next(n for n in nodes if n.get("backendDOMNodeId") == backend)
-    out: list[dict[str, str]] = []
+    by_id = {x["nodeId"]: x for x in nodes}
+    by_backend = {x.get("backendDOMNodeId"): x for x in nodes}
 
-    def visit(n: dict[str, Any]) -> None:
-        if not n.get("ignored"):
-            out.append({"role": n.get("role", {}).get("value", ""),
-                        "name": str(n.get("name", {}).get("value", ""))})
-        for c in n.get("childIds", []):
+    def visit(x: dict[str, Any], out: list[dict[str, str]]) -> list[dict[str, str]]:
+        if not x.get("ignored"):
+            out.append({"role": x.get("role", {}).get("value", ""),
+                        "name": str(x.get("name", {}).get("value", ""))})
+        for c in x.get("childIds", []):
             if c in by_id:
-                visit(by_id[c])
-    visit(root)
-    return out
+                visit(by_id[c], out)
+        return out
+    return [visit(by_backend[b], []) if b in by_backend else [] for b in backends]

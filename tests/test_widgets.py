@@ -330,3 +330,20 @@ def test_a_played_board_wears_the_static_boards_frame_and_cells():
     board = widgets.PlayableBoard(3, state=((1, 2, 3), (4, 5, 6), (7, 0, 8)))
     assert board.grid.layout.border == widgets.BOARD_FRAME
     assert {b.layout.border for b in board.cells} == {widgets.TILE_BORDER}
+
+
+@pytest.mark.parametrize("rows, cols", [(r, c) for r in range(2, 13) for c in range(2, 13)
+                                        if abs(r - c) <= 1])
+def test_the_focus_ring_stands_out_3_to_1_from_every_tile(rows, cols):
+    """WCAG 2.1 non-text contrast for the focus ring: its black and white rings are each
+    3 px, and for every tile colour of every shape one of them reaches 3:1."""
+    import re
+
+    from puzzlekit import widgets
+    from puzzlekit.display import contrast_ratio, tile_colours
+    widths = re.findall(r"outline: (\d+)px solid #000000", widgets.FOCUS_CSS)
+    assert widths and all(int(w) >= 2 for w in widths)
+    assert "inset 0 0 0 6px #ffffff" in widgets.FOCUS_CSS
+    worst = min(max(contrast_ratio("#000000", c), contrast_ratio("#ffffff", c))
+                for c in tile_colours(goal_state(rows, cols)).values())
+    assert worst >= 3.0
