@@ -92,7 +92,9 @@ class Animation:
         if self.static_bundle is not None:
             return self.static_bundle
         return kit_bundle("frames", frames=[base64.b64encode(self.frames[0]).decode("ascii")],
-                          count=len(self.frames), title=self.title, size=list(self.size))
+                          count=len(self.frames), title=self.title, size=list(self.size),
+                          alt=self.alts[0] if self.alts else None,
+                          description=self.description or None)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         return {"text/plain": repr(self), "text/html": self.to_html(), KIT_MIME: self.bundle()}
@@ -185,6 +187,14 @@ _PLAYER_JS = """
 })();
 """
 
+def as_text(name: str, description: str) -> str:
+    """The animation in words under its player: a closed "… as text" disclosure."""
+    if not description:
+        return ""
+    return tag("details", ["pk-details"], f"<summary>{_html.escape(name)} as text</summary>"
+               + tag("p", ["pk-text"], _html.escape(description)))
+
+
 #: (data-act, visible glyph, what the button does in words: its accessible name)
 _BUTTONS = [("first", "|\u25C0", "go to the start"), ("prev", "\u25C0", "step back"),
             ("play", "\u25B6", "play"), ("next", "\u25B6", "step forward"),
@@ -241,9 +251,7 @@ def player_html(frames: Sequence[bytes], *, interval: int = 200, title: str = ""
     controls = tag("div", ["pk-controls"], buttons + slider + counter + speed, display="none")
     caption = tag("div", ["pk-caption"], _html.escape(title), margin="0 auto 2px auto") \
         if title else ""
-    text = tag("details", ["pk-details"],
-               f"<summary>{_html.escape(name)} as text</summary>"
-               + tag("p", ["pk-text"], _html.escape(description))) if description else ""
+    text = as_text(name, description)
     script = _PLAYER_JS % {"id": json.dumps(pid), "frames": json.dumps(data),
                            "interval": interval,
                            "labels": json.dumps(list(labels) if labels else None),

@@ -631,3 +631,29 @@ def show_pattern(pattern: dict[int, int], goal: State, *, title: str | None = No
                      for row in grid)
     bundle = kit_bundle("pattern", pattern=pattern, goal=g, title=title, cell_size=cell_size)
     return HTMLView(_figure(table, title), text + (f"\n{title}" if title else ""), bundle)
+
+
+# ----------------------------------------------------------------------------- charts
+
+def show_chart(fig: Any, alt: str, *, caption: str | None = None) -> HTMLView:
+    """A matplotlib figure as a PNG with its text alternative (`alt`: what the chart
+    shows, its numbers in words), which a plain figure output lacks; it shrinks to a
+    narrow screen. The figure is closed, so that pyplot does not show it a second time.
+    """
+    import base64
+    import io
+    if not isinstance(alt, str) or not alt.strip():
+        raise PuzzleError("a chart needs its text alternative: alt='what the chart shows'")
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", bbox_inches="tight")
+    try:
+        import matplotlib.pyplot as plt
+        plt.close(fig)
+    except ImportError:                                   # pragma: no cover
+        pass
+    data = base64.b64encode(buf.getvalue()).decode("ascii")
+    img = tag("img", ["pk-chart"], "",
+              attrs=f' src="data:image/png;base64,{data}" alt="{_html.escape(alt)}"'
+              ).replace("></img>", ">")
+    text = alt + (f"\n{caption}" if caption else "")
+    return HTMLView(_figure(img, caption), text)

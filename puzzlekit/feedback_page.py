@@ -66,7 +66,7 @@ class FeedbackExporter(HTMLExporter):
         return [template_dir(), nbgrader_template_dir()]
 
     def from_notebook_node(self, nb: Any, resources: dict[str, Any] | None = None,
-                           **kw: Any) -> tuple[str, dict[str, Any]]:
+                           **kw: Any) -> tuple[Any, dict[str, Any]]:
         resources = dict(resources or {})
         resources.setdefault("page_lang", self.lang)
         return super().from_notebook_node(nb, resources=resources, **kw)

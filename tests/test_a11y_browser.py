@@ -42,6 +42,8 @@ def files(tmp_path_factory) -> dict[str, Path]:
                                encoding="utf-8")
     anim = pk.animate_path(pk.goal_state(3), "ULRD", frames_per_move=3)  # back home
     anim.save(out["player"])
+    out["bfs"] = folder / "bfs.html"            # frames 640 px wide
+    pk.animate_bfs_layers(pk.goal_state(2, 3)).save(out["bfs"])
     out["anim"] = anim  # type: ignore[assignment]
     return out
 
@@ -152,7 +154,7 @@ def test_reduced_motion_shows_no_in_between_frames(files):
     assert len(shown) >= 4 and set(shown) <= keys
 
 
-@pytest.mark.parametrize("kind", ["demo", "feedback", "player"])
+@pytest.mark.parametrize("kind", ["demo", "feedback", "player", "bfs"])
 def test_at_320_px_every_control_shows_and_nothing_scrolls_sideways(files, kind):
     with chromium(width=320, height=640) as page:
         page.goto(files[kind].as_uri(), wait_until="load")
@@ -166,7 +168,7 @@ def test_at_320_px_every_control_shows_and_nothing_scrolls_sideways(files, kind)
         if kind != "demo":          # nbconvert's own page keeps its code cells' width
             width = page.evaluate("() => document.documentElement.scrollWidth")
             assert width <= 320, f"{kind}: the page is {width} px wide at 320 px"
-        if kind == "player":
+        if kind in ("player", "bfs"):
             page.locator("details.pk-details summary").click()
         page.locator(".pk-player, .pk-diffview").first.scroll_into_view_if_needed()
         shot(page, f"a11y-320-{kind}")

@@ -307,3 +307,15 @@ def test_display_does_not_import_heavy_libraries():
             "print(sorted(m for m in ('matplotlib', 'ipywidgets', 'IPython') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_chart_carries_its_text_alternative():
+    from matplotlib.figure import Figure
+    fig = Figure(figsize=(2, 1))
+    fig.add_subplot().bar([0, 1], [3, 5])
+    view = d.show_chart(fig, "bars: 0 has 3, 1 has 5", caption="a chart")
+    assert 'alt="bars: 0 has 3, 1 has 5"' in view.data and "<figcaption" in view.data
+    assert "max-width: 100%" in view.data and repr(view).startswith("bars: 0 has 3")
+    with pytest.raises(pk.PuzzleError, match="text alternative"):
+        d.show_chart(fig, " ")
+
