@@ -215,7 +215,8 @@ g.addEventListener('keydown', function (e) {
 
 #: the focus ring of the tiles and the board: black outside, white inside, so that one of
 #: the two stands out at least 3:1 from any tile colour (and 21:1 from each other), 3 px
-FOCUS_CSS = (".puzzlekit-board .puzzlekit-tile:focus, .puzzlekit-board .puzzlekit-tile:focus-visible"
+FOCUS_CSS = (".puzzlekit-board .puzzlekit-tile:focus,"
+             " .puzzlekit-board .puzzlekit-tile:focus-visible"
              " { outline: 3px solid #000000 !important; outline-offset: -3px !important;"
              " box-shadow: inset 0 0 0 6px #ffffff !important; }"
              " .puzzlekit-board .puzzlekit-playable:focus-visible"
