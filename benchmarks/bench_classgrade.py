@@ -4,7 +4,7 @@ N submissions of ``02-uninformed-search`` (a mix of the simulated students of
 ``tests/course/students_02.py``, the reference and the untouched release, cycled to N),
 ``PUZZLEKIT_BENCH_SUBMISSIONS`` (default 100). One temporary course per mode, all in one
 run: plain ``nbgrader autograde`` (its converter over every student, one process, the
-course's ``WalledExecute``), `puzzlekit.classgrade.grade_class` with 2 local worker
+course's ``WalledExecute``), `puzzlekit.course.class_grading.grade_class` with 2 local worker
 processes, and with a Dask ``LocalCluster`` of 2 worker processes (1 thread each). The
 scores of the three must be equal. The issue's target: >= 1.8x serial with 2 workers.
 
@@ -57,7 +57,7 @@ def main() -> dict[str, Any]:
     exchange = tmp / "exchange"
     exchange.mkdir(mode=0o1777)
     os.environ.setdefault("PUZZLEKIT_EXCHANGE", str(exchange))
-    from puzzlekit.classgrade import grade_class
+    from puzzlekit.course.class_grading import grade_class
     rows: list[dict[str, Any]] = []
     notes: list[str] = []
     try:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import puzzlekit as pk
-from puzzlekit.geometry import grid
+from puzzlekit.puzzle.geometry import grid
 
 #: the lecture notebook's example: 31 moves apart, so BFS visits all 181,440 states
 START = ((8, 0, 6), (5, 4, 7), (2, 3, 1))

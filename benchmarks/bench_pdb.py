@@ -32,9 +32,9 @@ from pathlib import Path
 from typing import Any
 
 import puzzlekit as pk
-from puzzlekit import fast_idastar, pdb
-from puzzlekit.board import flatten, unflatten
-from puzzlekit.large import solve_large
+from puzzlekit.engine import fast_idastar, pdb
+from puzzlekit.puzzle.board import flatten, unflatten
+from puzzlekit.engine.large import solve_large
 
 DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 KORF_GOAL = tuple(range(16))

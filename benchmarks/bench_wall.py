@@ -31,7 +31,7 @@ kind = sys.argv[1]
 base = Path(tempfile.mkdtemp(prefix="bench-wall-"))
 try:
     if kind == "launcher":
-        from puzzlekit.wall import WallConfig, wall_argv
+        from puzzlekit.autograder.wall import WallConfig, wall_argv
         argv = [*wall_argv(str(base / "s"), WallConfig()), sys.executable, "-c", "pass"]
         t = time.perf_counter()
         subprocess.run(argv, check=True)
@@ -43,7 +43,7 @@ try:
                                      "display_name": "Python 3"}
         resources = {"metadata": {"path": str(base)}}
         if kind == "walled kernel":
-            from puzzlekit.autograde import WalledExecute
+            from puzzlekit.autograder.grader.autograde import WalledExecute
             executor = WalledExecute(timeout=30)
         else:
             from nbgrader.preprocessors import Execute
@@ -55,7 +55,7 @@ try:
         # a notebook whose cell leaves two double-forked, setsid, SIGTERM-ignoring CPU
         # burners, then an honest CPU-bound notebook: timed, the second one only
         from nbformat.v4 import new_code_cell, new_notebook
-        from puzzlekit.autograde import WalledExecute
+        from puzzlekit.autograder.grader.autograde import WalledExecute
         token = f"bench-wall-burner-{os.getpid()}"
         burner = ("import os, signal, sys\nfor _ in range(2):\n    if os.fork() == 0:\n"
                   "        os.setsid()\n        if os.fork() == 0:\n"

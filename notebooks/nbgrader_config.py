@@ -12,15 +12,16 @@ from nbgrader.converters.autograde import Autograde
 from nbgrader.converters.generate_assignment import GenerateAssignment
 from nbgrader.preprocessors import GetGrades, LockCells
 
-from puzzlekit.author_check import ModelSolutionCheck
-from puzzlekit.authoring import KitAuthoring, RefuseStaleTests
-from puzzlekit.autograde import with_walled_execute
-from puzzlekit.course_setup import course_settings, environment_first_on_path, repair_gradebook
+from puzzlekit.course.author_check import ModelSolutionCheck
+from puzzlekit.course.authoring import KitAuthoring, RefuseStaleTests
+from puzzlekit.autograder.grader.autograde import with_walled_execute
+from puzzlekit.course.course_setup import course_settings, environment_first_on_path, repair_gradebook
 from puzzlekit.errors import PuzzleError
-from puzzlekit.feedback import StripHiddenTests
+from puzzlekit.course.feedback import StripHiddenTests
 from puzzlekit.feedback_page import configure as configure_feedback_page
-from puzzlekit.late import LateNote
-from puzzlekit.plainfiles import guard_autograde_copies
+from puzzlekit.course.late import LateNote
+from puzzlekit.autograder.grader.plainfiles import guard_autograde_copies
+from puzzlekit.course.quiet import filter_nbgraders_warnings, with_quiet_overwrite
 
 c = get_config()  # noqa: F821  (provided by nbgrader when it loads this file)
 
@@ -46,13 +47,13 @@ repair_gradebook(Path(c.CourseDirectory.root) / "gradebook.db")
 # The exchange (Release, Fetch, Submit, Collect) has one stated place, made once by
 # `sudo make exchange` with mode 1777; a release refuses, naming that command, if it is not.
 c.Exchange.root = _course.exchange
-c.ExchangeFactory.release_assignment = "puzzlekit.course_setup.CheckedReleaseAssignment"
+c.ExchangeFactory.release_assignment = "puzzlekit.course.course_setup.CheckedReleaseAssignment"
 # collect refuses a submission filed under another student's name (nbgrader only warns)
 # and copies plain files only: links, FIFOs and devices are left out, never followed
-c.ExchangeFactory.collect = "puzzlekit.collect.OwnerCheckedCollect"
+c.ExchangeFactory.collect = "puzzlekit.course.collect.OwnerCheckedCollect"
 # autograde (the command, the formgrader's button, `python -m puzzlekit grade`) likewise
 # takes only plain files from submitted/: a notebook that is a link counts as not handed
-# in (nbgrader has no setting for its copy steps: see puzzlekit/plainfiles.py)
+# in (nbgrader has no setting for its copy steps: see puzzlekit/autograder/grader/plainfiles.py)
 guard_autograde_copies()
 
 # `nbgrader validate` (and the Validate button) cuts each line at its width: wide enough
@@ -67,10 +68,10 @@ c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
 # One place for a point: an exercise's points live in its test cell's nbgrader metadata.
 # Generating an assignment derives the rest for the students' copy: the score table at
 # the end, the "(N points)" notes in the text, the line each test cell reports with, and
-# the raises-exception tags that let Run All reach the score table (puzzlekit.authoring).
+# the raises-exception tags that let Run All reach the score table (puzzlekit.course.authoring).
 # Before it writes a release, generate also grades your model solution exactly as a
 # submission is graded (the wall, the judge, nbgrader's scoring) and refuses, naming the
-# cell and the line, any test that does not give it full points (puzzlekit.author_check;
+# cell and the line, any test that does not give it full points (puzzlekit.course.author_check;
 # the same check alone: `python -m puzzlekit check-tests ASSIGNMENT`).
 _generate = list(GenerateAssignment.class_traits()["preprocessors"].default())
 _at = _generate.index(LockCells)
@@ -78,8 +79,13 @@ c.GenerateAssignment.preprocessors = [*_generate[:_at], KitAuthoring, ModelSolut
                                       *_generate[_at:]]
 # Regrading after a fix: nbgrader grades with the tests the gradebook kept at generate
 # time; a test changed in source/ since then is refused, naming the command to run first.
+# Logs that say only what you can act on (puzzlekit.course.quiet): no "checksum has changed" line
+# for a test cell that is exactly as released (its hidden tests stripped; a student's
+# change to a locked cell is still reported), no SAWarning of nbgrader's gradebook code.
 c.Autograde.sanitize_preprocessors = [
-    RefuseStaleTests, *Autograde.class_traits()["sanitize_preprocessors"].default()]
+    RefuseStaleTests,
+    *with_quiet_overwrite(Autograde.class_traits()["sanitize_preprocessors"].default())]
+filter_nbgraders_warnings()
 
 # Each cell gets 30 seconds; an endless loop is interrupted and grading goes on.
 c.Execute.timeout = 30
@@ -124,7 +130,7 @@ c.OverwriteCells.add_missing_cells = True
 # The policy, applied alike by nbgrader autograde, the formgrader and puzzlekit grade:
 # "none" (no penalty), "zero" (a late notebook scores 0) or "per_day" (points_per_day for
 # each started day late, at most max_points; per notebook, never below 0).
-c.AssignLatePenalties.plugin_class = "puzzlekit.late.PerDayPenalty"
+c.AssignLatePenalties.plugin_class = "puzzlekit.course.late.PerDayPenalty"
 c.LateSubmissionPlugin.penalty_method = "none"
 c.PerDayPenalty.points_per_day = 1.0
 c.PerDayPenalty.max_points = 5.0
@@ -141,10 +147,10 @@ c.GenerateFeedback.preprocessors = [GetGrades, StripHiddenTests, LateNote,
 configure_feedback_page(c)
 
 # Outputs are data, never code (docs/instructors.md, "The wall"): the autograde steps above
-# sanitise what the student's cells displayed (puzzlekit.sanitize.SanitizeOutputs, after
+# sanitise what the student's cells displayed (puzzlekit.autograder.grader.sanitize.SanitizeOutputs, after
 # the execute step); the pages the formgrader (Manual grading) and the feedback render
 # sanitise again: outputs through the same allow-list (nbconvert's clean_html filter
 # replaced by the kit's, which keeps the boards' inline styles), markdown answers too.
 c.HTMLExporter.sanitize_html = True
-c.HTMLExporter.filters = {"clean_html": "puzzlekit.sanitize.clean_html"}
-c.HTMLExporter.preprocessors = ["puzzlekit.sanitize.SanitizePage"]
+c.HTMLExporter.filters = {"clean_html": "puzzlekit.autograder.grader.sanitize.clean_html"}
+c.HTMLExporter.preprocessors = ["puzzlekit.autograder.grader.sanitize.SanitizePage"]

@@ -16,19 +16,19 @@
 ``Minimum number of moves = N``; an unsolvable board prints ``No solution possible``.
 
 `integrity` prints a CSV of the tricks submissions use to game the autograder
-(see `puzzlekit.integrity`).
+(see `puzzlekit.course.integrity`).
 
 `grade` autogrades every collected submission not graded yet, in parallel (local worker
-processes or a Dask scheduler), into nbgrader's gradebook (see `puzzlekit.classgrade`);
+processes or a Dask scheduler), into nbgrader's gradebook (see `puzzlekit.course.class_grading`);
 exit 1 if a submission could not be graded, 130 when interrupted (run it again to go on).
 It takes nbgrader's own options (``--Class.trait=value``, as ``nbgrader autograde`` does)
 and grades with them on top of the course's config.
 
 `extend` gives a student more time for one assignment, recorded in the gradebook with
-nbgrader's ``Gradebook.grant_extension`` (see `puzzlekit.late`); `--list` lists them.
+nbgrader's ``Gradebook.grant_extension`` (see `puzzlekit.course.late`); `--list` lists them.
 
 `check-tests` grades the model solution of an assignment's source as a submission is
-graded and lists each test cell's points (see `puzzlekit.author_check`); exit 1 when a
+graded and lists each test cell's points (see `puzzlekit.course.author_check`); exit 1 when a
 test cell does not give the model solution its full points.
 
 Exit codes: 0 done (also for an unsolvable board), 1 `check` found the moves wrong or
@@ -46,12 +46,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .errors import PuzzleError, SearchLimitReached, Unsolvable
-from .formats import board_text, read_board
-from .heuristic_choice import HEURISTIC_NAMES
-from .moves import check_solution
-from .scrambles import scramble
-from .solver import ALGORITHMS, solve
-from .text import board_str
+from .puzzle.formats import board_text, read_board
+from .engine.heuristic_choice import HEURISTIC_NAMES
+from .puzzle.moves import check_solution
+from .puzzle.scrambles import scramble
+from .engine.solver import ALGORITHMS, solve
+from .puzzle.text import board_str
 
 EXIT_OK, EXIT_WRONG, EXIT_BAD_INPUT, EXIT_BUDGET = 0, 1, 2, 3
 
@@ -213,7 +213,7 @@ def _scramble(args: argparse.Namespace) -> int:
 
 def _integrity(args: argparse.Namespace) -> int:
     # integrity and classgrade load in about 0.2 s each: only their own commands pay it
-    from .integrity import add_comments, report, write_csv
+    from .course.integrity import add_comments, report, write_csv
     root = Path(args.course_root)
     if args.comment and not (root / "gradebook.db").exists():
         raise PuzzleError(f"no gradebook.db in {root}: run nbgrader autograde first")
@@ -227,12 +227,12 @@ def _integrity(args: argparse.Namespace) -> int:
 
 
 def _grade(args: argparse.Namespace) -> int:
-    from .classgrade import course_config, grade_class, print_report, watch
+    from .course.class_grading import course_config, grade_class, print_report, watch
     if args.workers == 0:
         raise PuzzleError("--workers must be at least 1")
     if args.feedback and not args.watch:
         raise PuzzleError("--feedback goes with --watch (or run nbgrader generate_feedback)")
-    log = logging.getLogger("puzzlekit.classgrade")
+    log = logging.getLogger("puzzlekit.course.class_grading")
     handler = logging.StreamHandler(sys.stderr)
     # in a terminal, clear the progress bar's line first (the bar redraws itself)
     clear = "\r\x1b[2K" if sys.stderr.isatty() else ""
@@ -261,8 +261,8 @@ def _grade(args: argparse.Namespace) -> int:
 
 
 def _extend(args: argparse.Namespace) -> int:
-    from .classgrade import course_config
-    from .late import extensions, grant_extension
+    from .course.class_grading import course_config
+    from .course.late import extensions, grant_extension
     config = course_config(args.course_root)
     if args.list:
         if args.assignment or args.student:
@@ -288,9 +288,9 @@ def _extend(args: argparse.Namespace) -> int:
 def _check_tests(args: argparse.Namespace) -> int:
     import nbformat
 
-    from .author_check import check_model_solution
-    from .authoring import with_kit_lines
-    from .classgrade import course_config
+    from .course.author_check import check_model_solution
+    from .course.authoring import with_kit_lines
+    from .course.class_grading import course_config
     config = course_config(args.course_root)
     folder = Path(config.CourseDirectory.root) / "source" / args.assignment
     notebooks = sorted(folder.glob("*.ipynb"))

@@ -9,7 +9,7 @@ markers), one graded test cell, a RIGHT student answer (often written another wa
 the model) and a WRONG one. All kinds go into one notebook of one assignment
 (`source_notebook`); `grade_plain` grades it with nbgrader alone (a bare course folder,
 no configuration but the folder), `grade_kit` with the course's own ``nbgrader_config.py``
-(generate grades the model solution first: `puzzlekit.author_check`). Both read the score
+(generate grades the model solution first: `puzzlekit.course.author_check`). Both read the score
 of every test cell from the gradebook. tests/test_plain_semantics.py compares them.
 
 Run alone, it prints the table (about a minute on a 2-core machine)::
@@ -451,7 +451,7 @@ def grade_plain(root: Path, kinds: list[Kind] = KINDS) -> dict[str, tuple[float,
     from nbgrader.coursedir import CourseDirectory
     from traitlets.config import Config
 
-    from puzzlekit.course_setup import environment_first_on_path
+    from puzzlekit.course.course_setup import environment_first_on_path
     environment_first_on_path()     # nbgrader runs `alembic` by name: this environment's
     _new_course(root, False, kinds)
     config = Config()

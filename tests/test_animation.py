@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 import puzzlekit as pk
-from puzzlekit import animation as A
-from puzzlekit.display import tile_colours
+from puzzlekit.visuals import animation as A
+from puzzlekit.visuals.display import tile_colours
 
 DATA = Path(__file__).parents[1].parent / "shared" / "data"
 LECTURE_START = ((8, 0, 6), (5, 4, 7), (2, 3, 1))
@@ -197,7 +197,7 @@ def test_animations_never_touch_pyplot():
 def test_the_players_counter_speaks_in_the_unit_of_the_frames():
     """One counter, in moves (not '2 / 94' frames beside 'move 1 / 31' in the picture)."""
     import puzzlekit as pk
-    from puzzlekit.animation import player_html
+    from puzzlekit.visuals.animation import player_html
     path = pk.solve(pk.state_at_depth(3, seed=1)).path
     a = pk.animate_path(path, frames_per_move=2)
     assert len(a.labels) == len(a.frames) == 1 + 2 * 3

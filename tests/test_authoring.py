@@ -2,7 +2,7 @@
 
 An exercise's points live in its test cell's nbgrader metadata only: generating the
 assignment derives the score table, the "(N points)" notes, the line each test cell
-reports with and the raises-exception tags (`puzzlekit.authoring.KitAuthoring`). A test
+reports with and the raises-exception tags (`puzzlekit.course.authoring.KitAuthoring`). A test
 changed in ``source/`` since generate is refused by autograde, not silently replaced by
 the gradebook's old copy (`RefuseStaleTests`).
 """
@@ -16,7 +16,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from puzzlekit.authoring import (exercise_label, notes_without_cells, points_notes,
+from puzzlekit.course.authoring import (exercise_label, notes_without_cells, points_notes,
                                  stale_cells, summary_points, with_kit_lines)
 
 REPO = Path(__file__).parents[1]
@@ -246,7 +246,7 @@ def test_check_tests_grades_the_model_solution_without_generating(course, capsys
 
 @pytest.mark.nbgrader
 def test_the_class_grader_refuses_stale_tests_before_any_submission(course):
-    from puzzlekit.classgrade import grade_class
+    from puzzlekit.course.class_grading import grade_class
     from puzzlekit.errors import PuzzleError
     root, api = course
     assert api().generate_assignment(A1)["success"]

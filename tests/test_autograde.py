@@ -13,7 +13,7 @@ pytest.importorskip("nbgrader")
 
 from walled_notebooks import errors, notebook, run  # noqa: E402,F401
 
-from puzzlekit.autograde import (KERNEL_DIED, KERNEL_HUNG, WalledExecute,  # noqa: E402
+from puzzlekit.autograder.grader.autograde import (KERNEL_DIED, KERNEL_HUNG, WalledExecute,  # noqa: E402
                                  with_walled_execute)
 
 pytestmark = pytest.mark.nbgrader
@@ -55,13 +55,13 @@ def test_the_judge_can_be_switched_off(run):
 
 def test_the_preprocessor_list_gets_the_walled_executor():
     from nbgrader.preprocessors import Execute
-    from puzzlekit.sanitize import SanitizeOutputs   # outputs made inert right after it
+    from puzzlekit.autograder.grader.sanitize import SanitizeOutputs   # outputs made inert right after it
     assert with_walled_execute([int, Execute, str]) == [int, WalledExecute, SanitizeOutputs,
                                                          str]
 
 
 def test_a_limit_is_reported_in_plain_words(run):
-    from puzzlekit.wall import status
+    from puzzlekit.autograder.wall import status
     if not status().landlock_abi:
         pytest.skip("no Landlock on this machine: no wall, no limits")
     outputs = run(notebook(
@@ -87,7 +87,7 @@ def test_a_limit_is_reported_in_plain_words(run):
 
 
 def test_without_a_wall_grading_works_and_says_so_once(run, caplog):
-    import puzzlekit.autograde as autograde
+    import puzzlekit.autograder.grader.autograde as autograde
     autograde._warned.clear()
     nb = notebook("def f():\n    return 1", "assert f() == 1", tests=[1])
     with caplog.at_level("WARNING"):
@@ -98,7 +98,7 @@ def test_without_a_wall_grading_works_and_says_so_once(run, caplog):
 
 
 def test_a_students_traceback_shows_the_students_code_not_the_graders(run):
-    # the feedback showed "File .../puzzlekit/agent.py:147, in _call" before the
+    # the feedback showed "File .../puzzlekit/autograder/kernel/agent.py:147, in _call" before the
     # student's own frames: the grader's path, of no use to a student
     cells = run(notebook("def f(x):\n    return helper(x)\n\ndef helper(x):\n    return 1 / x",
                          "assert f(0) == 1", tests=[1]))

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 
 import puzzlekit as pk
-from puzzlekit.board import resolve_goal
+from puzzlekit.puzzle.board import resolve_goal
 
 from boards import boards
 

@@ -261,7 +261,7 @@ def test_the_heuristics_demo_runs_and_shows_overlays_and_progress_bars(demo2):
     screenshot(demo2, "lab-11-progress")
 
 
-UNTRUSTED = ["import puzzlekit as pk\nfrom puzzlekit.display import show_diff",
+UNTRUSTED = ["import puzzlekit as pk\nfrom puzzlekit.visuals.display import show_diff",
              "pk.show(((8, 0, 6), (5, 4, 7), (2, 3, 1)))",
              "pk.animate_path(pk.goal_state(3), 'UL', frames_per_move=2)",
              "show_diff(pk.goal_state(3), pk.apply_moves(pk.goal_state(3), 'U'))",

@@ -1,4 +1,4 @@
-"""The class grader's pools never wait forever (puzzlekit.classgrade_pool): a job that
+"""The class grader's pools never wait forever (puzzlekit.course.class_grading.pool): a job that
 hangs (the test hook PUZZLEKIT_GRADE_HANG: SIGTERM ignored, a double-forked process of its
 own in a new session) is stopped at the job timeout with everything under it, its worker
 is replaced, and the other jobs go on. The whole class through nbgrader, locally and on
@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from puzzlekit.proctree import alive
+from puzzlekit.course.class_grading.proctree import alive
 
-from puzzlekit.classgrade_pool import (JobTimedOut, LocalPool, check_job_timeout,
+from puzzlekit.course.class_grading.pool import (JobTimedOut, LocalPool, check_job_timeout,
                                        default_job_timeout)
-from puzzlekit.classgrade_remote import CRASH_DIR_ENV, HANG_ENV, JOB_TIMED_OUT
+from puzzlekit.course.class_grading.remote import CRASH_DIR_ENV, HANG_ENV, JOB_TIMED_OUT
 from puzzlekit.errors import PuzzleError
 
 
@@ -90,7 +90,7 @@ def test_hung_jobs_are_stopped_whole_and_the_others_go_on(tmp_path, monkeypatch)
 
 def test_a_job_on_dask_keeps_its_own_deadline(tmp_path, monkeypatch):
     """What a Dask worker runs: the job in a child process, killed at the deadline."""
-    from puzzlekit.classgrade_remote import execute_job_within
+    from puzzlekit.course.class_grading.remote import execute_job_within
     monkeypatch.setenv(HANG_ENV, "hang")
     monkeypatch.setenv(CRASH_DIR_ENV, str(tmp_path))
     answer = execute_job_within(_job("hang"), 20)

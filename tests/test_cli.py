@@ -29,13 +29,13 @@ SLOW = {f"puzzle{k}.txt" for k in (36, 42, 43, 45, 48)} | {
 
 def solver_available() -> bool:
     try:
-        import puzzlekit.solver  # noqa: F401
+        import puzzlekit.engine.solver  # noqa: F401
     except ImportError:
         return False
     return True
 
 
-needs_solver = pytest.mark.skipif(not solver_available(), reason="puzzlekit.solver not built yet")
+needs_solver = pytest.mark.skipif(not solver_available(), reason="puzzlekit.engine.solver not built yet")
 
 
 def run(capsys, *argv: str) -> tuple[int, str, str]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from puzzlekit.collect import hashed_uid, made_by
+from puzzlekit.course.collect import hashed_uid, made_by
 
 NOBODY = 65534
 root_only = pytest.mark.skipif(os.geteuid() != 0, reason="chown to another user needs root")

@@ -42,7 +42,7 @@ def test_demo_runs_clean(path: Path, tmp_path: Path) -> None:
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
               if o.get("output_type") == "error"]
     assert not errors, f"{path.name}: {errors[0].get('ename')}: {errors[0].get('evalue')}"
-    # every chart says what it shows in words (puzzlekit.display.show_chart), since a bare
+    # every chart says what it shows in words (puzzlekit.visuals.display.show_chart), since a bare
     # image output has no text alternative (nbconvert writes "No description ...")
     outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
     bare = [o for o in outputs if "image/png" in o.get("data", {})]

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from puzzlekit.diagnose import (LECTURE_NAME, blank_moves, diagnose_move,
+from puzzlekit.grading.diagnose import (LECTURE_NAME, blank_moves, diagnose_move,
                                 diagnose_neighbours)
 from puzzlekit.grading import assert_board_equal, assert_equal
 
@@ -137,7 +137,7 @@ PATH = [((1, 2, 3), (4, 0, 5), (6, 7, 8)), ((1, 2, 3), (4, 5, 0), (6, 7, 8)),
     ("UL", "these are the moves from the goal back to the start"),
 ])
 def test_a_path_slip_is_named(answer, words):
-    from puzzlekit.diagnose import diagnose_path
+    from puzzlekit.grading.diagnose import diagnose_path
     assert diagnose_path(PATH[0], PATH[-1], answer).startswith(words)
     with pytest.raises(AssertionError, match=f"^your path is not a solution: {words}"):
         from puzzlekit.grading import assert_solution
@@ -145,7 +145,7 @@ def test_a_path_slip_is_named(answer, words):
 
 
 def test_a_right_or_unrecognised_path_has_no_diagnosis():
-    from puzzlekit.diagnose import diagnose_path
+    from puzzlekit.grading.diagnose import diagnose_path
     assert diagnose_path(PATH[0], PATH[-1], PATH) is None
     assert diagnose_path(PATH[0], PATH[-1], "RD") is None
     assert diagnose_path(PATH[0], PATH[-1], "RR") is None
@@ -157,7 +157,7 @@ def test_a_right_or_unrecognised_path_has_no_diagnosis():
 
 def test_ucs_totals_and_paths_are_named_by_the_rule_that_gives_them():
     import puzzlekit
-    from puzzlekit.diagnose import diagnose_cost, path_cost
+    from puzzlekit.grading.diagnose import diagnose_cost, path_cost
     goal = ((0, 1, 2), (3, 4, 5), (6, 7, 8))
     prices = {"U": 1, "D": 2, "L": 3, "R": 4}
     S = puzzlekit.state_at_depth(18, seed=10, goal=goal)
@@ -182,7 +182,7 @@ def test_ucs_totals_and_paths_are_named_by_the_rule_that_gives_them():
 @given(boards())
 def test_heuristics_that_count_the_blank_or_use_another_goal_are_named(S):
     import puzzlekit
-    from puzzlekit.diagnose import diagnose_heuristic
+    from puzzlekit.grading.diagnose import diagnose_heuristic
     rows, cols = len(S), len(S[0])
     goal = puzzlekit.goal_state(rows, cols)
     md = puzzlekit.manhattan(S, goal)
@@ -206,7 +206,7 @@ def test_heuristics_that_count_the_blank_or_use_another_goal_are_named(S):
 @given(boards())
 def test_a_parity_rule_of_the_other_width_is_named(S):
     import puzzlekit
-    from puzzlekit.diagnose import _tile_parity, diagnose_reachability
+    from puzzlekit.grading.diagnose import _tile_parity, diagnose_reachability
     goal = puzzlekit.goal_state(len(S), len(S[0]))
     right = puzzlekit.is_solvable(S, goal)
     assert diagnose_reachability(S, goal, right) is None
@@ -218,7 +218,7 @@ def test_a_parity_rule_of_the_other_width_is_named(S):
 
 def test_linear_conflict_by_pairs_is_named():
     import puzzlekit
-    from puzzlekit.diagnose import diagnose_linear_conflict
+    from puzzlekit.grading.diagnose import diagnose_linear_conflict
     G = puzzlekit.goal_state(3)
     S = ((3, 2, 1), (4, 5, 6), (7, 8, 0))
     assert diagnose_linear_conflict(S, G, 8, 8) is None

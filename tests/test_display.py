@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import puzzlekit as pk
-from puzzlekit import display as d
+from puzzlekit.visuals import display as d
 
 REPO = Path(__file__).parents[1]
 LECTURE_START = ((8, 0, 6), (5, 4, 7), (2, 3, 1))

@@ -23,7 +23,7 @@ CELLS = [
     "pk.show(start)",
     "pk.show_path(pk.moves_to_path(pk.goal_state(3), 'ULDR'))",
     "pk.animate_path(pk.goal_state(3), 'ULDR', frames_per_move=2)",
-    "from puzzlekit.display import show_diff\nshow_diff(pk.goal_state(3), "
+    "from puzzlekit.visuals.display import show_diff\nshow_diff(pk.goal_state(3), "
     "pk.apply_moves(pk.goal_state(3), 'U'))",
 ]
 FRAMES = 1 + 4 * 2

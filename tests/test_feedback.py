@@ -6,7 +6,7 @@ pytest.importorskip("nbgrader")
 
 from nbformat.v4 import new_code_cell, new_output  # noqa: E402
 
-from puzzlekit.feedback import (HIDDEN_FAILED, PLACEHOLDER, StripHiddenTests,  # noqa: E402
+from puzzlekit.course.feedback import (HIDDEN_FAILED, PLACEHOLDER, StripHiddenTests,  # noqa: E402
                                 failing_lines, shorten, split_hidden)
 
 SOURCE = """assert_equal(findZero(start), (0, 1), "findZero(start)")

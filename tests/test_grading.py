@@ -106,8 +106,8 @@ def test_forbid_reference_catches_every_way_of_calling_the_reference(cheat):
 def engine_best_first(S):
     """A* from the engine's own module, not the front: forbidding "search" alone must
     catch it (it returned the optimal path with no violation recorded)."""
-    from puzzlekit.informed import best_first
-    from puzzlekit.problem import Budget, GenericProblem
+    from puzzlekit.engine.informed import best_first
+    from puzzlekit.engine.problem import Budget, GenericProblem
     h = functools.partial(pk.manhattan, goal=goal)
     return best_first(GenericProblem(S, goal, pk.nextStates, h), Budget("astar", 10**6, None))
 
@@ -122,11 +122,32 @@ def test_forbidding_a_search_reference_forbids_the_whole_engine(name):
     assert engine_best_first(start)[-1] == goal
 
 
-def test_the_integrity_report_and_the_grader_forbid_the_same_engine():
-    from puzzlekit import integrity
-    assert integrity.ENGINE_MODULES is pk.ENGINE_MODULES
+def test_the_engine_is_its_folder_for_the_grader_and_the_integrity_report_alike():
+    """The layout is the rule: every module under puzzlekit/engine/ (found by Python's own
+    walk, not the registry's) is the engine, for `forbidding` and the integrity report."""
+    import importlib
+    import pkgutil
+    import types
+
+    import puzzlekit.engine
+    from puzzlekit import registry
+    from puzzlekit.course import integrity
+    walked = {"engine"} | {m.name.removeprefix("puzzlekit.") for m in pkgutil.walk_packages(
+        puzzlekit.engine.__path__, "puzzlekit.engine.")}
+    assert set(registry.engine_modules()) == walked
+    functions = [f for m in sorted(walked)
+                 for f in vars(importlib.import_module(f"puzzlekit.{m}")).values()
+                 if isinstance(f, types.FunctionType) and f.__module__ == f"puzzlekit.{m}"]
+    assert len(functions) > 40
     for name in pk.ENGINE_NAMES:
-        assert integrity._covers({name}, ("informed", "best_first")) == name
+        codes = {f: f.__code__ for f in functions}
+        with forbidding(name):
+            switched = [f for f in functions if f.__code__ is not codes[f]]
+        assert switched == functions, f"{name}: not forbidden: {set(functions) - set(switched)}"
+        for module in walked:
+            assert integrity._covers({name}, (module, "_helper")) == name
+            assert integrity._covers({name}, (module, "some_function")) == name
+        assert integrity._covers({name}, ("puzzle.lecture", "_helper")) is None
 
 
 def test_forbid_reference_lets_own_code_run_and_restores_the_reference():
@@ -177,11 +198,11 @@ def test_forbid_reference_leaves_no_stand_in_behind_in_modules_imported_meanwhil
         "from puzzlekit.grading import forbid_reference\n"
         "with forbid_reference('is_solvable', 'explain_solvability', 'solve'):\n"
         "    pass\n"
-        "import puzzlekit.solver, puzzlekit.solvability\n"
+        "import puzzlekit.engine.solver, puzzlekit.puzzle.solvability\n"
         "assert pk.solve(((1, 2), (0, 3))).length == 1\n"
         "assert pk.is_solvable(((1, 2), (0, 3)))\n"
         "with forbid_reference('explain_solvability'):\n"
-        "    import puzzlekit.widgets\n"
+        "    import puzzlekit.visuals.widgets\n"
         "print('ok')\n")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=120)

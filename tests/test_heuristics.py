@@ -61,7 +61,7 @@ def test_exact_distance_and_its_limits():
 @given(st.sampled_from([0, 12, 31]), st.lists(st.integers(0, 16), max_size=12),
        st.integers(0, 2**32))
 def test_distances_from_a_start_agree_with_the_full_table(depth, walk_lengths, seed):
-    from puzzlekit.exact import distances_from
+    from puzzlekit.puzzle.exact import distances_from
     start = pk.state_at_depth(depth, seed=1)
     table = pk.distance_table(start)          # rooted at the start: moves are reversible
     rng = random.Random(seed)
@@ -71,7 +71,7 @@ def test_distances_from_a_start_agree_with_the_full_table(depth, walk_lengths, s
 
 
 def test_distances_from_leave_out_a_board_that_cannot_be_reached():
-    from puzzlekit.exact import distances_from
+    from puzzlekit.puzzle.exact import distances_from
     goal, other = pk.goal_state(3), ((2, 1, 3), (4, 5, 6), (7, 8, 0))   # two tiles swapped
     near = pk.apply_moves(goal, "UL")
     assert distances_from(goal, [near, other, goal]) == {pk.flatten(near): 2,
@@ -175,7 +175,7 @@ def test_conflict_pairs_agree_with_linear_conflict(pair):
 # ------------------------------------------------------------ one way in: resolve_heuristic
 
 def test_every_form_of_a_heuristic_resolves_to_one_object():
-    from puzzlekit.heuristic_choice import HEURISTIC_NAMES, resolve_heuristic
+    from puzzlekit.engine.heuristic_choice import HEURISTIC_NAMES, resolve_heuristic
     goal = pk.goal_state(3)
     S = ((8, 1, 3), (4, 0, 2), (7, 6, 5))
     for given_as in ("manhattan", pk.manhattan):

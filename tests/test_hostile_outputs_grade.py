@@ -15,7 +15,7 @@ import pytest
 
 from active_content import runnable
 from hostile_outputs import A1, MARK, REPO, assert_data_only, grades, make_course
-from puzzlekit.display import KIT_MIME
+from puzzlekit.visuals.display import KIT_MIME
 
 pytest.importorskip("nbgrader")
 pytestmark = [pytest.mark.nbgrader, pytest.mark.slow]

@@ -562,7 +562,7 @@ def test_kubernetes_hook_gives_each_person_their_uid_and_role() -> None:
     assert spawned["alice"]["NB_USER"] == "alice"
     assert "JUPYTER_CONFIG_PATH" not in spawned["alice"]          # the student default
     assert spawned["grader-puzzlekit"]["JUPYTER_CONFIG_PATH"] == "/etc/puzzlekit/instructor"
-    from puzzlekit.collect import hashed_uid
+    from puzzlekit.course.collect import hashed_uid
     assert all(int(e["NB_UID"]) == hashed_uid(n) for n, e in spawned.items())
     for role in ("student", "instructor"):
         path = values["singleuser"]["extraEnv"]["JUPYTER_CONFIG_PATH"].replace("student", role)

@@ -1,4 +1,4 @@
-"""The integrity report (`puzzlekit.integrity`): tricks are named, honest answers are not.
+"""The integrity report (`puzzlekit.course.integrity`): tricks are named, honest answers are not.
 
 Submissions are built from the real source notebooks: solution cells get new bodies, cells
 are added after a given cell, or a locked cell is edited. Nothing is executed.
@@ -22,7 +22,7 @@ import nbformat
 import pytest
 
 from puzzlekit.cli import main
-from puzzlekit.integrity import KINDS, Finding, report, scan_notebook, write_csv
+from puzzlekit.course.integrity import KINDS, Finding, report, scan_notebook, write_csv
 
 REPO = Path(__file__).parents[1]
 SOURCE = REPO / "notebooks" / "source"
@@ -643,12 +643,12 @@ g.forbid_reference = lambda *names: contextlib.nullcontext()
 '''),
     ("patches-grader", "attribute", "import puzzlekit.grading\n"
      "puzzlekit.grading.run_with_timeout = lambda s, f, *a: f(*a)"),
-    ("patches-grader", "setattr-autograde", "import puzzlekit.autograde\n"
-     "setattr(puzzlekit.autograde, 'TIMEOUT', 1e9)"),
+    ("patches-grader", "setattr-autograde", "import puzzlekit.autograder.grader.autograde\n"
+     "setattr(puzzlekit.autograder.grader.autograde, 'TIMEOUT', 1e9)"),
     ("patches-grader", "feedback", "from puzzlekit import feedback\n"
      "feedback.StripHiddenTests = object"),
-    ("patches-grader", "judge", "import puzzlekit.judge\n"
-     "puzzlekit.judge.current_judge = lambda: None"),
+    ("patches-grader", "judge", "import puzzlekit.autograder.grader.judge\n"
+     "puzzlekit.grading.session.current_judge = lambda: None"),
     ("patches-grader", "wall-agent", "from puzzlekit import wall, agent\n"
      "wall.limits = agent.limits = {}"),
     ("patches-grader", "helper-code", "assert_equal.__code__ = (lambda *a: None).__code__"),
@@ -664,12 +664,12 @@ def slow():
     ("patches-grader", "mock-patch", "from unittest import mock\n"
      "mock.patch('puzzlekit.grading.assert_equal').start()"),
     ("patches-grader", "sys.modules", "import sys, types\n"
-     "sys.modules['puzzlekit.feedback'] = types.SimpleNamespace()"),
+     "sys.modules['puzzlekit.course.feedback'] = types.SimpleNamespace()"),
     ("patches-grader", "source-file", "import puzzlekit.grading\n"
      "print(open(puzzlekit.grading.__file__).read())"),
     ("patches-puzzlekit", "reference", "import puzzlekit\n"
      "puzzlekit.nextStates = lambda S: set()"),
-    ("patches-puzzlekit", "solver", "import puzzlekit.solver as s\n"
+    ("patches-puzzlekit", "solver", "import puzzlekit.engine.solver as s\n"
      "s.solve = lambda *a, **k: None"),
     ("builtins", "import-builtins", "import builtins\nbuiltins.len = lambda x: 32"),
     ("builtins", "__builtins__", "__builtins__.isinstance = lambda *a: True"),
@@ -833,22 +833,22 @@ def moveUp(S, r, c):
     return _up(S, r, c)
 '''}, "from-import-as"),
     trick("reference-call", A2, {"bfs_solution": '''
-import puzzlekit.uninformed
+import puzzlekit.engine.uninformed
 def bfs(board):
-    return puzzlekit.uninformed.bfs(board)
+    return puzzlekit.engine.uninformed.bfs(board)
 '''}, "private-module"),
     trick("reference-call", A2, {"search_solution": '''
-from puzzlekit.layered import search as _layered
+from puzzlekit.engine.layered import search as _layered
 def search(nextStates, start, goal):
     return list(_layered(nextStates, start, goal))
 '''}, "private-module"),
     trick("reference-call", A3, {"astar_solution": '''
-from puzzlekit.informed import best_first
+from puzzlekit.engine.informed import best_first
 def astar(start, goal, h):
     return best_first(start, goal, h)
 '''}, "private-module"),
     trick("reference-call", A4, {"idastar_solution": '''
-import puzzlekit.pdb as P
+import puzzlekit.engine.pdb as P
 def idastar(start, goal, h):
     return P.idastar_pdb(start, goal, 4, 4)
 '''}, "private-module"),
@@ -961,12 +961,12 @@ def dfs(start, goal):
                                  "HELPERS.append(puzzlekit.solve)"}, "stored-in-a-dict"),
     trick("reference-call", A2, {"bfs_solution": '''
 def bfs(board):
-    return __import__("puzzlekit.solver", fromlist=["solve"]).solve(from_flat(board)).moves
+    return __import__("puzzlekit.engine.solver", fromlist=["solve"]).solve(from_flat(board)).moves
 '''}, "import-function"),
     trick("reference-call", A3, {"solvable_solution": '''
 import importlib
 def solvable(S):
-    return importlib.import_module("puzzlekit.solvability").is_solvable(S)
+    return importlib.import_module("puzzlekit.puzzle.solvability").is_solvable(S)
 '''}, "import-function"),
     trick("reference-call", A4, {"can_reach_solution": '''
 import sys
@@ -976,7 +976,7 @@ def can_reach(S, goal):
     trick("reference-call", A1, {"moveUp_solution": '''
 import sys
 def moveUp(S, r, c):
-    return sys.modules["puzzlekit.lecture"].moveUp(S, r, c)
+    return sys.modules["puzzlekit.puzzle.lecture"].moveUp(S, r, c)
 '''}, "sys.modules"),
 ]
 

@@ -1,6 +1,6 @@
 """The judge and its agent, in one process: verdicts built from plain data only.
 
-`InProcess` plays the kernel: it hands each request to `puzzlekit.agent.answer` with a
+`InProcess` plays the kernel: it hands each request to `puzzlekit.autograder.kernel.agent.answer` with a
 namespace of its own (the "student's" globals), the way the agent answers inside a real
 kernel. Since both sides share one process here, no "student" below patches a module
 (that would patch the judge too); the real kernel, the wall, nbgrader and the whole
@@ -19,8 +19,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import puzzlekit
-from puzzlekit import agent, wire
-from puzzlekit.judge import Judge, KernelFault, Remote, RemoteFunction, bound_names
+from puzzlekit.autograder.kernel import agent
+from puzzlekit.autograder import wire
+from puzzlekit.autograder.grader.judge import Judge, KernelFault, Remote, RemoteFunction, bound_names
 from puzzlekit.errors import PuzzleError
 
 
@@ -95,7 +96,7 @@ def test_an_honest_answer_passes(tmp_path):
     "import functools, puzzlekit\nfindZero = functools.partial(puzzlekit.findZero)\n",
     "import puzzlekit\nfindZero = (lambda f: lambda S: f(S))(puzzlekit.findZero)\n",
     # swallowing the forbidden call's error does not help
-    "import puzzlekit\ndef findZero(S):\n    try:\n        puzzlekit.lecture.findZero(S)\n"
+    "import puzzlekit\ndef findZero(S):\n    try:\n        puzzlekit.puzzle.lecture.findZero(S)\n"
     "    except AssertionError:\n        pass\n    return (0, 1)\n",
 ])
 def test_a_trick_fails(tmp_path, code):
@@ -427,7 +428,7 @@ def test_a_crafted_state_cannot_make_the_shuffle_diagnosis_loop(tmp_path):
     code = ("import random\ndef shuffle_pos(n):\n    random.setstate(" + repr(ALL_ZERO)
             + ")\n    return [1]\n")
     judge, space = student(tmp_path, code)
-    test = ("import random\nfrom puzzlekit.diagnose import diagnose_shuffle\n"
+    test = ("import random\nfrom puzzlekit.grading.diagnose import diagnose_shuffle\n"
             "random.seed(1)\nbefore = random.getstate()\np = shuffle_pos(3)\n"
             "diagnose_shuffle(3, p, before, random.getstate())\n")
     state = random.getstate()
@@ -435,14 +436,14 @@ def test_a_crafted_state_cannot_make_the_shuffle_diagnosis_loop(tmp_path):
         assert "all-zero state" in failure(judge, test)
     finally:
         random.setstate(state)      # the in-process 'kernel' shares this process
-    from puzzlekit.diagnose import diagnose_shuffle, random_state_problem
+    from puzzlekit.grading.diagnose import diagnose_shuffle, random_state_problem
     assert diagnose_shuffle(3, [1], ALL_ZERO, None) is None      # refused, at once
     assert random_state_problem(random.Random(7).getstate()) is None
 
 
 @given(st.integers(min_value=0))
 def test_every_state_of_a_seeded_generator_is_sound(seed):
-    from puzzlekit.diagnose import random_state_problem
+    from puzzlekit.grading.diagnose import random_state_problem
     rng = random.Random(seed)
     rng.random()
     assert random_state_problem(rng.getstate()) is None

@@ -139,7 +139,7 @@ def keep(f):
 
 def test_a_pure_helper_runs_in_the_kernel_and_one_using_test_state_in_the_grader(run):
     failed, _ = run_tests(run, '''
-from puzzlekit.judge import current_judge
+from puzzlekit.grading.session import current_judge
 import math
 GOAL = 99
 def h(n):                  # needs only a constant, a module and builtins: sent as code
@@ -158,7 +158,7 @@ assert len(current_judge()._objects) == 1     # only h_logged has a stand-in
 def test_the_student_cannot_name_a_judge_object_it_was_not_given(run):
     cells = run(notebook('''
 import json
-from puzzlekit import agent
+from puzzlekit.autograder.kernel import agent
 def forge(f):
     # a reply naming stand-in 1 while the test gave none: the grader refuses to read it
     return agent._Callback(1, "forged")
@@ -175,7 +175,7 @@ else:
 
 def test_a_student_who_forges_questions_reaches_nothing_of_the_grader(run):
     cells = run(notebook('''
-from puzzlekit import agent
+from puzzlekit.autograder.kernel import agent
 def probe(f):
     """Ask the grader, through the stand-in's own channel, for what it must not give."""
     said = []

@@ -20,8 +20,9 @@ from typing import Any
 
 import pytest
 
-from puzzlekit import agent, wire
-from puzzlekit.judge import Judge, Remote, RemoteIterator, StudentCodeError
+from puzzlekit.autograder.kernel import agent
+from puzzlekit.autograder import wire
+from puzzlekit.autograder.grader.judge import Judge, Remote, RemoteIterator, StudentCodeError
 
 # Each case: (name, the right answer, a wrong answer, the test cell). Names differ
 # between cases: all cases share one notebook.
@@ -145,7 +146,7 @@ def graded(tmp_path_factory) -> dict[tuple[str, str], dict[str, str | None]]:
     pytest.importorskip("nbgrader")
     from nbclient import NotebookClient
 
-    from puzzlekit.autograde import WalledExecute
+    from puzzlekit.autograder.grader.autograde import WalledExecute
     path = os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]])
     old_path, os.environ["PATH"] = os.environ["PATH"], path
     try:
@@ -219,7 +220,7 @@ def failure(judge: Judge, test: str) -> str | None:
 
 def test_importing_puzzlekit_does_not_import_numpy():
     import subprocess
-    code = ("import sys, puzzlekit, puzzlekit.judge, puzzlekit.agent, puzzlekit.wire\n"
+    code = ("import sys, puzzlekit, puzzlekit.autograder.grader.judge, puzzlekit.autograder.kernel.agent, puzzlekit.autograder.wire\n"
             "from puzzlekit import wire\nwire.loads(wire.dumps([1, (2, 3), 1j]))\n"
             "print('numpy' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -333,7 +334,7 @@ def test_an_identity_survives_a_mutated_argument_in_process():
 
 @pytest.mark.parametrize("chain", [
     [["builtins", "KeyboardInterrupt"], ["builtins", "BaseException"]],
-    [["puzzlekit.judge", "JudgeTimeout"], ["builtins", "BaseException"]],
+    [["puzzlekit.autograder.grader.judge", "JudgeTimeout"], ["builtins", "BaseException"]],
     [["builtins", "SystemExit"], ["builtins", "BaseException"]],
     [["os", "system"], ["builtins", "BaseException"]],
     [["x", "y"]] * 5000,
@@ -454,7 +455,7 @@ def test_names_the_student_does_not_have_are_not_sent():
 
 HOSTILE = '''
 import numpy as np
-import puzzlekit.agent as _agent
+import puzzlekit.autograder.kernel.agent as _agent
 _MARK = object()
 _plain_out = _agent._out
 _agent._out = lambda value: ["x", {"$arg": 3}] if value is _MARK else _plain_out(value)
@@ -485,7 +486,7 @@ def test_a_hostile_kernel_fails_only_its_own_tests(tmp_path, monkeypatch):
     pytest.importorskip("nbgrader")
     from nbformat.v4 import new_code_cell, new_notebook
 
-    from puzzlekit.autograde import WalledExecute
+    from puzzlekit.autograder.grader.autograde import WalledExecute
     monkeypatch.setenv("PATH", str(Path(sys.executable).parent) + os.pathsep
                        + os.environ["PATH"])
     tests = ["S = ((1, 0), (2, 3))\nassert steal(S) is not None\n",
@@ -510,7 +511,7 @@ def test_a_hostile_kernel_fails_only_its_own_tests(tmp_path, monkeypatch):
 
 
 def test_a_module_the_kernel_names_is_imported_only_from_a_short_list():
-    from puzzlekit.judge import _own_module
+    from puzzlekit.autograder.grader.judge import _own_module
     imported: list[str] = []
 
     def importer(name, *rest):

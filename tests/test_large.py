@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import puzzlekit as pk
-from puzzlekit.large import solve_large
+from puzzlekit.engine.large import solve_large
 
 
 @settings(max_examples=150, deadline=None)

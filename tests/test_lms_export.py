@@ -1,4 +1,4 @@
-"""The LMS exports (puzzlekit.lms_export) of a small class, checked against the formats
+"""The LMS exports (puzzlekit.course.lms_export) of a small class, checked against the formats
 Canvas's Gradebook import and Moodle's CSV grade import document (see the module's
 docstring): their headers, a row per student of the roster, a column per assignment,
 missing submissions as each wants them, numbers as they read them. The gradebook is made
@@ -33,7 +33,7 @@ def course(tmp_path_factory) -> Path:
     pytest.importorskip("nbgrader")
     from nbgrader.api import Gradebook
 
-    from puzzlekit.course_setup import environment_first_on_path
+    from puzzlekit.course.course_setup import environment_first_on_path
     environment_first_on_path()         # nbgrader stamps a new gradebook with its alembic
     root = tmp_path_factory.mktemp("lms") / "course"
     root.mkdir()
@@ -72,7 +72,7 @@ def course(tmp_path_factory) -> Path:
 def export(course: Path, exporter: str, *extra: str) -> list[list[str]]:
     dest = course / f"{exporter}.csv"
     done = subprocess.run([str(VENV_BIN / "nbgrader"), "export",
-                           f"--exporter=puzzlekit.lms_export.{exporter}", f"--to={dest}",
+                           f"--exporter=puzzlekit.course.lms_export.{exporter}", f"--to={dest}",
                            *extra], cwd=course, capture_output=True, text=True, timeout=300,
                           env={"PATH": f"{VENV_BIN}:/usr/bin:/bin", "HOME": str(course.parent),
                                "PUZZLEKIT_EXCHANGE": str(course.parent / "exchange")})
@@ -137,6 +137,6 @@ def test_wide_csv_and_options(course):
 
 
 def test_numbers_as_lms_read_them():
-    from puzzlekit.lms_export import number
+    from puzzlekit.course.lms_export import number
     assert [number(x) for x in (0, 21, 21.5, 7.25, 1 / 3, 2.005, 1e-9, 1234.5)] == \
         ["0", "21", "21.5", "7.25", "0.33", "2", "0", "1234.5"]

@@ -7,7 +7,7 @@ import traceback
 
 import pytest
 
-from puzzlekit import messages as m
+from puzzlekit.grading import messages as m
 from puzzlekit.grading import assert_equal
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")

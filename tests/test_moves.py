@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import puzzlekit as pk
-from puzzlekit.geometry import INVERSE
+from puzzlekit.puzzle.geometry import INVERSE
 
 from boards import boards, walks
 
@@ -113,7 +113,7 @@ def test_move_between_of_non_neighbours():
 
 
 def test_slide_is_one_move_on_a_flat_tuple():
-    from puzzlekit.geometry import grid, slide
+    from puzzlekit.puzzle.geometry import grid, slide
     s = pk.flatten(pk.goal_state(3))                  # blank on square 8
     assert grid(3, 3).targets[8] == (5, 7)
     assert slide(s, 8, 5) == pk.flatten(pk.apply_moves(pk.goal_state(3), "U"))

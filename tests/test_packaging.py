@@ -108,7 +108,7 @@ def test_exports_point_at_their_defining_modules():
 
 
 def test_the_front_names_its_references():
-    assert pk.reference_module("nextStates") == "lecture"
+    assert pk.reference_module("nextStates") == "puzzle.lecture"
     assert pk.reference("solve") is pk.solve
     assert dict(pk.references()) == pk._EXPORTS
     with pytest.raises(pk.PuzzleError, match="no_such_name"):
@@ -239,4 +239,7 @@ def test_setuptools_ships_the_modules_and_style_css(tmp_path):
     built = {p.relative_to(tmp_path / "lib").as_posix()
              for p in (tmp_path / "lib").rglob("*") if p.is_file()}
     assert {"puzzlekit/style.css", "puzzlekit/py.typed", "puzzlekit/__main__.py"} <= built
+    # the course's feedback template (puzzlekit.feedback_page) ships too
+    assert {"puzzlekit/templates/puzzlekit_feedback/index.html.j2",
+            "puzzlekit/templates/puzzlekit_feedback/conf.json"} <= built
     assert {f"puzzlekit/{m}.py" for m in modules()} <= built

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-from puzzlekit import messages
-from puzzlekit.diagnose import diagnose_search
+from puzzlekit.grading import messages
+from puzzlekit.grading.diagnose import diagnose_search
 from puzzlekit.grading import (ExpansionLimit, PartlyRight, assert_solution, counted,
                                partly, passed, recording)
-from puzzlekit.instrument import Record, Recorder
+from puzzlekit.grading.instrument import Record, Recorder
 
 from test_judge import student
 

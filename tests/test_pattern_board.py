@@ -7,7 +7,7 @@ import doctest
 import pytest
 
 import puzzlekit as pk
-from puzzlekit import display as d
+from puzzlekit.visuals import display as d
 
 from test_display import Cells
 

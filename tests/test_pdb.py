@@ -19,11 +19,11 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import puzzlekit as pk
-from puzzlekit import fast_idastar, pdb
-from puzzlekit.board import flatten, unflatten
-from puzzlekit.exact import distance_table
-from puzzlekit.geometry import grid
-from puzzlekit.heuristics import manhattan
+from puzzlekit.engine import fast_idastar, pdb
+from puzzlekit.puzzle.board import flatten, unflatten
+from puzzlekit.puzzle.exact import distance_table
+from puzzlekit.puzzle.geometry import grid
+from puzzlekit.puzzle.heuristics import manhattan
 
 DATA = Path(__file__).parents[1].parent / "shared" / "data"
 GOALS_3x3 = {"blank last": pk.goal_state(3), "blank first": pk.goal_state(3, blank="first"),

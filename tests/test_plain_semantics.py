@@ -65,14 +65,14 @@ def test_what_the_grader_cannot_send_is_its_limit_not_the_students_mistake(
     student reads that it is the grader's limit, and the instructor gets a warning."""
     from test_judge import HONEST, outcome, student
 
-    from puzzlekit import wire
-    from puzzlekit.judge import Judge
+    from puzzlekit.autograder import wire
+    from puzzlekit.autograder.grader.judge import Judge
 
     def cannot(self: Judge, value: object) -> object:
         raise wire.WireError(f"the grader cannot pass {type(value).__name__} to your code")
     monkeypatch.setattr(Judge, "_outbound", cannot)
     judge, _ = student(tmp_path, HONEST)
-    with caplog.at_level("WARNING", logger="puzzlekit.judge"):
+    with caplog.at_level("WARNING", logger="puzzlekit.autograder.grader.judge"):
         said = outcome(judge, "class Gizmo:\n    pass\nfindZero(Gizmo())")
     assert said is not None and said.startswith("AssertionError: the grader cannot pass Gizmo")
     assert "a limit of the grader, not a mistake in your code" in " ".join(said.split())
@@ -82,8 +82,8 @@ def test_what_the_grader_cannot_send_is_its_limit_not_the_students_mistake(
 
 
 def test_a_hidden_test_that_meets_the_graders_limit_does_not_blame_the_student():
-    from puzzlekit.feedback import hidden_failure_words
-    from puzzlekit.judge import GRADER_CANNOT
+    from puzzlekit.course.feedback import hidden_failure_words
+    from puzzlekit.autograder.grader.judge import GRADER_CANNOT
 
     said = hidden_failure_words(GRADER_CANNOT.format(
         why="the grader cannot pass Gizmo to your code"), ["_S = state_at_depth(20)"])

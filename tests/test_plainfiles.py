@@ -1,5 +1,5 @@
-"""Only plain files cross into grading (puzzlekit.plainfiles), and a process tree is
-stopped whole (puzzlekit.proctree). The real pipeline is in test_submission_links.py."""
+"""Only plain files cross into grading (puzzlekit.autograder.grader.plainfiles), and a process tree is
+stopped whole (puzzlekit.course.class_grading.proctree). The real pipeline is in test_submission_links.py."""
 
 from __future__ import annotations
 
@@ -18,9 +18,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from puzzlekit.errors import PuzzleError
-from puzzlekit.plainfiles import (Dropped, Refused, copy_plain_tree, guard_autograde_copies,
+from puzzlekit.autograder.grader.plainfiles import (Dropped, Refused, copy_plain_tree, guard_autograde_copies,
                                   ignore_names, walk_plain)
-from puzzlekit.proctree import alive, descendants, kill_tree
+from puzzlekit.course.class_grading.proctree import alive, descendants, kill_tree
 
 SECRET = b"the instructor's secret\n"
 
@@ -197,7 +197,7 @@ def test_the_nbgrader_methods_the_guard_wraps_are_the_ones_it_was_written_for():
         assert not hasattr(original, "__wrapped__")
         digest = hashlib.sha256(inspect.getsource(original).encode()).hexdigest()
         assert WRAPPED[original.__qualname__] == digest, (
-            f"nbgrader's {original.__qualname__} changed: check puzzlekit.plainfiles."
+            f"nbgrader's {original.__qualname__} changed: check puzzlekit.autograder.grader.plainfiles."
             f"guard_autograde_copies against it, then update WRAPPED")
     source = inspect.getsource(Autograde.init_assignment.__wrapped__)
     assert "super(Autograde, self).init_assignment(" in source
@@ -212,7 +212,7 @@ def test_the_course_config_installs_the_guard():
 
 ESCAPE = """
 import os, subprocess, sys, time
-from puzzlekit.proctree import become_subreaper
+from puzzlekit.course.class_grading.proctree import become_subreaper
 assert become_subreaper()
 child = subprocess.Popen([sys.executable, "-c", '''
 import os, subprocess, sys

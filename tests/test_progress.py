@@ -7,8 +7,8 @@ import os
 
 import pytest
 
-from puzzlekit.progress import ProgressEvent, make_reporter
-from puzzlekit.progress_display import (WidgetReporter, auto_reporter, describe, in_notebook,
+from puzzlekit.engine.progress import ProgressEvent, make_reporter
+from puzzlekit.engine.progress.display import (WidgetReporter, auto_reporter, describe, in_notebook,
                                         quiet)
 
 
@@ -87,7 +87,7 @@ def test_the_widget_bar_skips_updates_that_come_too_fast(monkeypatch):
 
 
 def test_solve_reports_through_the_auto_display(monkeypatch):
-    solver = pytest.importorskip("puzzlekit.solver")
+    solver = pytest.importorskip("puzzlekit.engine.solver")
     monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
     stream = io.StringIO()
     monkeypatch.setattr("sys.stderr", stream)

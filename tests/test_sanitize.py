@@ -1,5 +1,5 @@
 """Outputs are data: the sanitiser against a corpus of XSS vectors, and the kit's own
-drawings through it unchanged (puzzlekit.sanitize)."""
+drawings through it unchanged (puzzlekit.autograder.grader.sanitize)."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 
 import puzzlekit as pk
 from active_content import active_content
-from puzzlekit.display import KIT_MIME, diff_html, show, show_diff, show_path, show_pattern
+from puzzlekit.visuals.display import KIT_MIME, diff_html, show, show_diff, show_path, show_pattern
 from puzzlekit.errors import PuzzleError
-from puzzlekit.sanitize import (SanitizeOutputs, clean_css, clean_data, clean_html,
+from puzzlekit.autograder.grader.sanitize import (SanitizeOutputs, clean_css, clean_data, clean_html,
                                 clean_markdown, clean_notebook, clean_svg, render_kit,
                                 with_sanitized_outputs)
 
@@ -95,7 +95,7 @@ def test_an_xss_vector_in_markdown_comes_out_inert(vector, raw_html):
 def test_the_page_shows_html_in_a_students_answer_as_text_and_keeps_the_given_cells():
     from nbconvert.filters import markdown2html
 
-    from puzzlekit.sanitize import SanitizePage
+    from puzzlekit.autograder.grader.sanitize import SanitizePage
     given = nbformat.v4.new_markdown_cell("Given: H<sub>2</sub>O")
     given.metadata["nbgrader"] = {"locked": True, "solution": False, "grade": False}
     answer = nbformat.v4.new_markdown_cell('My answer: <img src="x" onerror="alert(1)">')
@@ -192,7 +192,7 @@ def test_the_widget_state_is_dropped_from_the_notebook():
 
 
 def test_markup_too_large_to_check_is_not_parsed_and_says_so():
-    from puzzlekit.sanitize import MAX_MARKUP_CHARS
+    from puzzlekit.autograder.grader.sanitize import MAX_MARKUP_CHARS
     huge = "<b>" + "x" * MAX_MARKUP_CHARS + "</b>"
     data = clean_data({"text/html": huge, "text/plain": "<a big table>"})
     assert "text/html" not in data and data["text/plain"].startswith("<a big table>\n(an output")
@@ -271,7 +271,7 @@ def test_animations_and_their_static_strips_carry_their_data(monkeypatch):
 
 def test_the_widgets_pictures_carry_their_data(monkeypatch):
     monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
-    from puzzlekit.widgets import play, play_path
+    from puzzlekit.visuals.widgets import play, play_path
     for widget in (play(3, seed=1), play_path(pk.moves_to_path(pk.goal_state(3), "LULU"))):
         b = widget._repr_mimebundle_()
         assert structure(render_kit(json.loads(json.dumps(b[KIT_MIME])))) == \
@@ -323,7 +323,7 @@ def test_the_autograde_steps_sanitise_right_after_the_execute_step():
     from nbgrader.converters.autograde import Autograde
     from nbgrader.preprocessors import LimitOutput
 
-    from puzzlekit.autograde import WalledExecute, with_walled_execute
+    from puzzlekit.autograder.grader.autograde import WalledExecute, with_walled_execute
     steps = with_walled_execute(Autograde.class_traits()["autograde_preprocessors"].default())
     at = steps.index(WalledExecute)
     assert steps[at + 1] is SanitizeOutputs and steps.index(LimitOutput) > at + 1
@@ -367,7 +367,7 @@ def test_any_bundle_draws_a_board_or_nothing_never_an_error(kind, fields):
 def test_an_answer_with_a_pasted_image_shows_it_and_a_missing_one_does_not_break_the_page():
     from nbconvert.filters import markdown2html
 
-    from puzzlekit.sanitize import SanitizePage
+    from puzzlekit.autograder.grader.sanitize import SanitizePage
     png = base64.b64encode(b"\x89PNG\r\n\x1a\nrest").decode()
     pasted = nbformat.v4.new_markdown_cell("my sketch: ![a.png](attachment:a.png)")
     pasted.attachments = {"a.png": {"image/png": png, "text/html": "<script>x</script>"}}

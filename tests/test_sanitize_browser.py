@@ -17,8 +17,8 @@ import pytest
 
 import puzzlekit as pk
 from browser_support import chromium, offline, require_chromium, screenshot
-from puzzlekit.display import KIT_MIME
-from puzzlekit.sanitize import clean_data, clean_html
+from puzzlekit.visuals.display import KIT_MIME
+from puzzlekit.autograder.grader.sanitize import clean_data, clean_html
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -40,7 +40,7 @@ def drawings(monkeypatch: pytest.MonkeyPatch) -> dict[str, dict]:
     }
     bundles = {name: view._repr_mimebundle_() for name, view in out.items()}
     monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
-    from puzzlekit.widgets import play, play_path
+    from puzzlekit.visuals.widgets import play, play_path
     bundles["strip"] = pk.animate_path(path[:6])._repr_mimebundle_()
     bundles["layers"] = pk.animate_bfs_layers(pk.goal_state(3), max_depth=6)._repr_mimebundle_()
     bundles["playable"] = play(3, seed=2)._repr_mimebundle_()

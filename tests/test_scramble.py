@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import puzzlekit as pk
-from puzzlekit.geometry import INVERSE
+from puzzlekit.puzzle.geometry import INVERSE
 
 from boards import boards
 
@@ -87,11 +87,11 @@ def test_bad_scramble_arguments(call):
 
 def test_puzzlekit_scramble_is_the_function_even_after_its_module_is_imported():
     """Regression: importing the scramble module (once named `puzzlekit.scramble`) rebound
-    pk.scramble to the module; the module is `puzzlekit.scrambles` now."""
+    pk.scramble to the module; the module is `puzzlekit.puzzle.scrambles` now."""
     import importlib
     import types
 
-    importlib.import_module("puzzlekit.scrambles")
+    importlib.import_module("puzzlekit.puzzle.scrambles")
     importlib.import_module("puzzlekit.cli")
     assert not isinstance(pk.scramble, types.ModuleType)
     from puzzlekit import scramble

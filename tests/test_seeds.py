@@ -172,7 +172,7 @@ def test_seed003_shuffle_pos_asserts(seed):
 
 def test_seed003_solve_pos_asserts_after_seed_123():
     """random.seed(123); shuffle_pos(4) needs 4 moves, then shuffle_pos(8) needs 8."""
-    solver = pytest.importorskip("puzzlekit.solver")
+    solver = pytest.importorskip("puzzlekit.engine.solver")
     state = random.getstate()
     try:
         random.seed(123)
@@ -195,7 +195,7 @@ def test_seed003_goals_a_and_b_split_the_positions():
 
 def test_seed003_start_needs_19_moves():
     """Plain BFS took the seed 243 s here; A* proves the same length in a moment."""
-    solver = pytest.importorskip("puzzlekit.solver")
+    solver = pytest.importorskip("puzzlekit.engine.solver")
     start = pk.from_flat([3, 7, 11, 4, 2, 5, 6, 8, 1, 9, 12, B, 13, 10, 14, 15])
     result = solver.solve(start, algorithm="astar", heuristic="manhattan")
     assert result.length == 19 and result.optimal

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import puzzlekit as pk
-from puzzlekit.solver import ALGORITHMS
+from puzzlekit.engine.solver import ALGORITHMS
 
 LECTURE_START = ((8, 0, 6), (5, 4, 7), (2, 3, 1))
 LECTURE_GOAL = ((0, 1, 2), (3, 4, 5), (6, 7, 8))
@@ -124,8 +124,8 @@ def test_ucs_with_equal_costs_expands_like_bfs_and_costs_change_the_path():
 def test_ucs_expansion_order_equals_bfs_order_with_unit_costs():
     from collections import deque
 
-    from puzzlekit.informed import best_first
-    from puzzlekit.problem import Budget, FlatProblem
+    from puzzlekit.engine.informed import best_first
+    from puzzlekit.engine.problem import Budget, FlatProblem
     S = pk.flatten(pk.state_at_depth(10, seed=9))
     G = pk.flatten(pk.goal_state(3))
     order = []
@@ -180,7 +180,7 @@ def test_budgets_raise_with_partial_statistics():
 
 
 def test_default_budget_protects_the_kernel():
-    from puzzlekit.solver import DEFAULT_MAX_NODES
+    from puzzlekit.engine.solver import DEFAULT_MAX_NODES
     assert DEFAULT_MAX_NODES[True] <= 2_000_000
 
 

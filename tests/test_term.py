@@ -72,7 +72,7 @@ def gradebook(course: Path, course_id: str):  # type: ignore[no-untyped-def]
 
 
 def test_course_settings_come_from_the_environment(monkeypatch, tmp_path):
-    from puzzlekit.course_setup import course_settings
+    from puzzlekit.course.course_setup import course_settings
     from puzzlekit.errors import PuzzleError
     for name in ("PUZZLEKIT_COURSE_ID", "PUZZLEKIT_COURSE_ROOT", "PUZZLEKIT_EXCHANGE"):
         monkeypatch.delenv(name, raising=False)
@@ -289,7 +289,7 @@ def test_the_formgraders_autograde_applies_the_course_policy(late_course, monkey
 
 
 def test_per_day_penalty_rule():
-    from puzzlekit.late import late_text, per_day_penalty
+    from puzzlekit.course.late import late_text, per_day_penalty
     H = 3600.0
     assert per_day_penalty(0, 1, 5, 10) == 0
     assert per_day_penalty(1, 1, 5, 10) == 1            # a second late is a started day
@@ -332,10 +332,35 @@ def test_the_late_note_takes_the_feedbacks_display_options_quietly(caplog):
     traitlets warned, once per notebook, that the late note took no such option."""
     from traitlets.config import Config
 
-    from puzzlekit.late import LateNote
+    from puzzlekit.course.late import LateNote
     config = Config()
     config.NbConvertBase.display_data_priority = ["text/html", "text/plain"]
     with caplog.at_level("WARNING"):
         note = LateNote(config=config)
     assert note.display_data_priority == ["text/html", "text/plain"]
     assert not [r for r in caplog.records if "not recognized" in r.getMessage()]
+
+
+def test_autograde_logs_only_what_the_instructor_can_act_on(late_course):
+    """`nbgrader autograde` with the course's config: a notebook handed in as released
+    gives no "checksum has changed" line (before: one per test cell with hidden tests,
+    9 for assignment 01) and no SQLAlchemy SAWarning (before: 3, six lines); a locked
+    test cell the student changed is still reported. (No timestamp: these submissions
+    stay out of the other tests' scores.)"""
+    course, env = late_course
+    released = course / "release" / ASSIGNMENT / f"{ASSIGNMENT}.ipynb"
+    for student in ("q-plain", "q-edited"):
+        nbgrader("db", "student", "add", student, cwd=course, env=env)
+        folder = course / "submitted" / student / ASSIGNMENT
+        folder.mkdir(parents=True)
+        nb = json.loads(released.read_text())
+        if student == "q-edited":
+            cell = next(c for c in nb["cells"]
+                        if c["metadata"].get("nbgrader", {}).get("grade_id") == "goal_tests")
+            cell["source"] = "".join(cell["source"]) + "\nassert True"
+        (folder / released.name).write_text(json.dumps(nb))
+    out = nbgrader("autograde", ASSIGNMENT, "--student=q-*", cwd=course, env=env)
+    checksum = [line for line in out.splitlines() if "checksum" in line]
+    assert len(checksum) == 1 and "goal_tests" in checksum[0], out
+    assert "SAWarning" not in out and "not in session" not in out, out
+    assert [line for line in out.splitlines() if "WARNING" in line] == checksum, out

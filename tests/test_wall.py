@@ -1,6 +1,6 @@
-"""The wall around a student's kernel (puzzlekit.wall): real runs of the launcher.
+"""The wall around a student's kernel (puzzlekit.autograder.wall): real runs of the launcher.
 
-Every behaviour test runs ``python -m puzzlekit.wall ... -- python -c ...`` for real. The
+Every behaviour test runs ``python -m puzzlekit.autograder.wall ... -- python -c ...`` for real. The
 probes are grouped: one walled run answers many questions, so the module stays fast.
 """
 
@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from puzzlekit import wall
+from puzzlekit.autograder import wall
 from puzzlekit.errors import PuzzleError
 
 STATUS = wall.status()
@@ -110,7 +110,7 @@ PROBE = textwrap.dedent(r'''
 
 def run_walled(scratch: Path, code: str, *options: str, args: tuple[str, ...] = (),
                timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    argv = [sys.executable, "-m", "puzzlekit.wall", "--scratch", str(scratch), *options,
+    argv = [sys.executable, "-m", "puzzlekit.autograder.wall", "--scratch", str(scratch), *options,
             "--", sys.executable, "-c", code, *args]
     return subprocess.run(argv, capture_output=True, text=True, timeout=timeout,
                           check=False)
@@ -282,7 +282,7 @@ def test_bad_arguments_are_refused(tmp_path: Path) -> None:
     assert proc.returncode == 2 and "too broad" in proc.stderr
     proc = run_walled(SITE / "x", "print('hi')")
     assert proc.returncode == 2 and "read-only" in proc.stderr
-    proc = subprocess.run([sys.executable, "-m", "puzzlekit.wall", "--scratch",
+    proc = subprocess.run([sys.executable, "-m", "puzzlekit.autograder.wall", "--scratch",
                            str(tmp_path), "--memory", "lots", "--", "true"],
                           capture_output=True, text=True, check=False)
     assert proc.returncode == 2 and "size" in proc.stderr
@@ -384,7 +384,7 @@ def test_wall_argv_round_trips(tmp_path: Path) -> None:
     config = wall.WallConfig(memory=1 << 30, processes=5, file_size=1 << 20, network=True,
                              read=(str(tmp_path),))
     argv = wall.wall_argv(str(tmp_path / "s"), config)
-    assert argv[:3] == [sys.executable, "-m", "puzzlekit.wall"] and argv[-1] == "--"
+    assert argv[:3] == [sys.executable, "-m", "puzzlekit.autograder.wall"] and argv[-1] == "--"
     ns = wall._parser().parse_args(argv[3:-1])
     assert (ns.memory, ns.processes, ns.file_size, ns.network, ns.read) == (
         1 << 30, 5, 1 << 20, True, [str(tmp_path)])

@@ -25,7 +25,7 @@ from typing import Any
 
 import pytest
 
-from puzzlekit import wall
+from puzzlekit.autograder import wall
 
 STATUS = wall.status()
 pytestmark = pytest.mark.skipif(
@@ -164,7 +164,7 @@ def test_the_kernel_sees_only_its_own_processes(kernel: Kernel) -> None:
     assert set(pids) == {1, me}       # its init and itself: nothing of the machine
     names = kernel.value("[open(f'/proc/{p}/cmdline').read() for p in (1, "
                          "__import__('os').getpid())]")
-    assert "puzzlekit.wall" in names[0] and "ipykernel" in names[1]
+    assert "puzzlekit.autograder.wall" in names[0] and "ipykernel" in names[1]
     # its init is a fork of the launcher, which holds the grader's whole environment:
     # out of the kernel's reach (not dumpable, outside its Landlock domain)
     for attempt in ("open('/proc/1/environ').read()", "os.kill(1, 9)",
@@ -217,7 +217,7 @@ def test_a_killed_grader_takes_its_kernels_along(tmp_path: Path, token: str) -> 
         sys.path.insert(0, {str(Path(__file__).parent)!r})
         from pathlib import Path
         from test_wall_ring import BURNER, Kernel
-        from puzzlekit import wall
+        from puzzlekit.autograder import wall
         k = Kernel(Path({str(tmp_path / "scratch")!r}), wall.WallConfig())
         k.run(BURNER.format(token={token!r}))
         print("ready", flush=True)

@@ -11,16 +11,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from puzzlekit.board import flatten, goal_state
+from puzzlekit.puzzle.board import flatten, goal_state
 from puzzlekit.errors import PuzzleError
-from puzzlekit.exact import exact_distance
-from puzzlekit.heuristics import manhattan
-from puzzlekit.moves import check_solution
-from puzzlekit.scrambles import random_state, state_at_depth
-from puzzlekit.solvability import is_solvable
-from puzzlekit.text import board_str
-from puzzlekit.game import Game
-from puzzlekit.widgets import BLANK_LABEL, WIDGET_VIEW, PathPlayer, PlayableBoard, play, play_path
+from puzzlekit.puzzle.exact import exact_distance
+from puzzlekit.puzzle.heuristics import manhattan
+from puzzlekit.puzzle.moves import check_solution
+from puzzlekit.puzzle.scrambles import random_state, state_at_depth
+from puzzlekit.puzzle.solvability import is_solvable
+from puzzlekit.puzzle.text import board_str
+from puzzlekit.visuals.game import Game
+from puzzlekit.visuals.widgets import BLANK_LABEL, WIDGET_VIEW, PathPlayer, PlayableBoard, play, play_path
 
 shapes = st.sampled_from([(2, 2), (2, 3), (3, 3), (3, 4), (4, 4)])
 
@@ -82,7 +82,7 @@ def test_the_rules_load_without_a_front_end():
     import json
     import subprocess
     import sys
-    code = ("import sys, json, puzzlekit.game; "
+    code = ("import sys, json, puzzlekit.visuals.game; "
             "print(json.dumps([m for m in ('ipywidgets', 'IPython', 'matplotlib') "
             "if m in sys.modules]))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -121,9 +121,9 @@ def have(module: str) -> bool:
     return importlib.util.find_spec(module) is not None
 
 
-needs_solver = pytest.mark.skipif(not have("puzzlekit.solver"), reason="no puzzlekit.solver yet")
-needs_display = pytest.mark.skipif(not have("puzzlekit.display"),
-                                   reason="no puzzlekit.display yet")
+needs_solver = pytest.mark.skipif(not have("puzzlekit.engine.solver"), reason="no puzzlekit.engine.solver yet")
+needs_display = pytest.mark.skipif(not have("puzzlekit.visuals.display"),
+                                   reason="no puzzlekit.visuals.display yet")
 
 
 @needs_solver
@@ -186,7 +186,7 @@ def test_clicking_a_tile_button_slides_the_tile_on_the_widget():
 
 @needs_display
 def test_tile_buttons_wear_distinct_colours_and_a_white_blank():
-    from puzzlekit.display import tile_colours
+    from puzzlekit.visuals.display import tile_colours
     board = play(4, seed=5)
     colours = {int(b.description.strip() or 0): b.style.button_color for b in board.cells}
     assert colours == tile_colours(board.game.goal)
@@ -234,7 +234,7 @@ def test_the_solve_button_turns_into_a_stop_button():
 
 @needs_display
 def test_the_player_shows_the_board_of_each_step():
-    from puzzlekit.display import board_html
+    from puzzlekit.visuals.display import board_html
     path = [goal_state(3)]
     for tile in (6, 5, 2):
         g = Game(state=path[-1])
@@ -278,7 +278,7 @@ ARROW_LETTER = {"ArrowUp": "D", "ArrowDown": "U", "ArrowLeft": "R", "ArrowRight"
 def stand_in_board(game: Game) -> str:
     """A page with tile buttons as the PlayableBoard lays them out, which record clicks,
     and the board's arrow-key helper."""
-    from puzzlekit.widgets import _keys_html
+    from puzzlekit.visuals.widgets import _keys_html
     buttons = "".join(f'<button onclick="window.clicked.push({i})">{t or BLANK_LABEL}</button>'
                       for i, t in enumerate(flatten(game.state)))
     return ("<html><body><script>window.clicked = [];</script><div class='puzzlekit-board'>"
@@ -317,8 +317,8 @@ def test_a_played_board_wears_the_static_boards_frame_and_cells():
     borders are style.css's .pk-board and .pk-cell borders."""
     import re
 
-    from puzzlekit import widgets
-    from puzzlekit.display import css_text
+    from puzzlekit.visuals import widgets
+    from puzzlekit.visuals.display import css_text
     css = css_text()
 
     def border(rule: str) -> str:
@@ -339,8 +339,8 @@ def test_the_focus_ring_stands_out_3_to_1_from_every_tile(rows, cols):
     3 px, and for every tile colour of every shape one of them reaches 3:1."""
     import re
 
-    from puzzlekit import widgets
-    from puzzlekit.display import contrast_ratio, tile_colours
+    from puzzlekit.visuals import widgets
+    from puzzlekit.visuals.display import contrast_ratio, tile_colours
     widths = re.findall(r"outline: (\d+)px solid #000000", widgets.FOCUS_CSS)
     assert widths and all(int(w) >= 2 for w in widths)
     assert "inset 0 0 0 6px #ffffff" in widgets.FOCUS_CSS

@@ -257,7 +257,10 @@ def student_nbgrader_config(course_id: str, exchange: str) -> str:
             '"""\nc = get_config()  # noqa: F821\n'
             f"c.CourseDirectory.course_id = {course_id!r}\n"
             f"c.Exchange.root = {exchange!r}\n"
-            "c.Validator.width = 110  # the Validate button: the kit's lines uncut\n")
+            "c.Validator.width = 110  # the Validate button: the kit's lines uncut\n"
+            "# Fetch and Fetch Feedback also refresh marks-<course>.html: due dates, marks\n"
+            "c.ExchangeFactory.fetch_assignment = 'puzzlekit.course.term_view.FetchAssignment'\n"
+            "c.ExchangeFactory.fetch_feedback = 'puzzlekit.course.term_view.FetchFeedback'\n")
 
 
 def instructor_nbgrader_config(course_id: str, course_root: str, exchange: str) -> str:

@@ -351,7 +351,7 @@ TIGHT_NOTEBOOK_TIMEOUT = 20
 #: `_VALUE` (JSON-ready), without the kernel building the object (a set of 80,000 ints
 #: with one hash would take the kernel as long to build as the grader)
 _LYING_AGENT = """
-import puzzlekit.agent as _agent
+import puzzlekit.autograder.kernel.agent as _agent
 _MARK = object()
 _plain_out = _agent._out
 _agent._out = lambda value: _VALUE if value is _MARK else _plain_out(value)

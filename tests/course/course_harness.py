@@ -325,7 +325,7 @@ def course_config(root: Path) -> Any:
     # runs out of time because the machine is busy
     config.WalledExecute.time_scale = TIME_SCALE
     config.Execute.startup_timeout = 60
-    # generate grades each model solution first (puzzlekit.author_check); here every
+    # generate grades each model solution first (puzzlekit.course.author_check); here every
     # reference submission is graded anyway, and tests/test_authoring.py tests the check
     config.ModelSolutionCheck.check = False
     config.NbGraderAPI.timezone = "UTC"
@@ -440,8 +440,33 @@ def build_course(root: Path) -> Course:
     export_csv(api, csv_path)
     timings["export"] = time.perf_counter() - t
     write_timings(timings, result)
-    return Course(root, api, config, result, feedback_log, csv_path, timings, hashes_before,
-                  hashes_after, planted)
+    course = Course(root, api, config, result, feedback_log, csv_path, timings, hashes_before,
+                    hashes_after, planted)
+    write_record(course)
+    return course
+
+
+def write_record(course: Course) -> None:
+    """test-artifacts/course-record.txt: every simulated student's cell scores and what
+    the failing cells said, and the integrity report's CSV, to compare two commits (a
+    reshaping of the package must leave it unchanged; only timings may differ)."""
+    import io
+
+    from puzzlekit.course.integrity import report, write_csv
+    lines = []
+    for name, a in course.assignments.items():
+        ids = [grade_id(c) for c in test_cells(a.source_nb)]
+        for student, g in sorted(a.graded.items()):
+            lines.append(f"== {name} {student}: {g.score:g}/{g.max_score:g} "
+                         f"{sorted(g.cells.items())}")
+            lines.append(course.cell_errors(name, student, ids))
+        if name in TRICKS_ON:
+            out = io.StringIO()
+            write_csv(report(course.root, name), out)
+            lines.append(f"== integrity {name}\n{out.getvalue()}")
+    out_dir = REPO / "test-artifacts"
+    out_dir.mkdir(exist_ok=True)
+    (out_dir / "course-record.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 class _PerStudentLog(logging.Handler):
@@ -460,12 +485,12 @@ class _PerStudentLog(logging.Handler):
 
 def autograde_all(api: Any, config: Any, root: Path, result: dict[str, Assignment]) -> None:
     """Autograde every submission of every assignment with the kit's class grader
-    (`puzzlekit.classgrade`: nbgrader's own autograde converter, the execute step on
+    (`puzzlekit.course.class_grading`: nbgrader's own autograde converter, the execute step on
     GRADE_WORKERS local processes). tests/course/test_classgrade.py proves it grades
     exactly as serial ``nbgrader autograde`` does, and the guide, formgrader and hub
     tests run nbgrader's own commands. The submissions named in GRADED_LAST are graded
     after all the others of their assignment (the reference after the attacks)."""
-    from puzzlekit.classgrade import grade_class, make_pool
+    from puzzlekit.course.class_grading import grade_class, make_pool
 
     collected = _PerStudentLog()
     log = logging.getLogger("puzzlekit.tests.course")

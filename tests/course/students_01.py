@@ -164,7 +164,7 @@ LOSES: dict[str, dict[str, float]] = {
     "moveUp_returns_lists": {"moveUp_tests": 2, "nextStates_tests": 3},
 }
 
-#: What the feedback must say about each mistake (the diagnoses of `puzzlekit.diagnose`).
+#: What the feedback must say about each mistake (the diagnoses of `puzzlekit.grading.diagnose`).
 DIAGNOSES: dict[str, tuple[str, ...]] = {
     "moveUp_wrong_way": ("the blank moved up instead of the tile",           # moveUp's test
                          "a move function moves the wrong way"),             # nextStates'

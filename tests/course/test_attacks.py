@@ -100,7 +100,7 @@ def test_stolen_answers_and_hidden_tests_stay_out_of_reach(course):
 
 def test_the_integrity_report_names_every_trick_and_no_honest_answer(course):
     from course_harness import students_module
-    from puzzlekit.integrity import report
+    from puzzlekit.course.integrity import report
     for name in TRICKS_ON:
         if name not in course.assignments:
             continue

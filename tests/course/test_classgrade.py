@@ -21,7 +21,7 @@ from typing import Any
 import nbformat
 import pytest
 
-from puzzlekit.proctree import alive
+from puzzlekit.course.class_grading.proctree import alive
 
 import classgrade_course as cc
 
@@ -73,7 +73,7 @@ def serial(base: Path) -> dict[str, Any]:
 
 
 def _grade(root: Path, **kwargs: Any) -> Any:
-    from puzzlekit.classgrade import grade_class
+    from puzzlekit.course.class_grading import grade_class
     return grade_class(A, root, progress=kwargs.pop("progress", "quiet"), **kwargs)
 
 
@@ -279,7 +279,7 @@ def test_bad_input_is_a_clear_error(base, tmp_path, capsys):
 def test_progress_lines():
     import io
 
-    from puzzlekit.grade_progress import LogProgress, TerminalProgress, grade_progress
+    from puzzlekit.course.class_grading.progress import LogProgress, TerminalProgress, grade_progress
     out = io.StringIO()
     p = LogProgress(out)
     p.start(40)
@@ -303,7 +303,7 @@ def test_progress_lines():
 @pytest.mark.nbgrader
 @pytest.mark.slow
 def test_watch_collects_grades_and_releases_feedback(tmp_path, monkeypatch):
-    from puzzlekit.classgrade import watch
+    from puzzlekit.course.class_grading import watch
     exchange = tmp_path / "exchange"
     inbound = exchange / "puzzlekit" / "inbound"
     inbound.mkdir(parents=True)

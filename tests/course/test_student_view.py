@@ -106,12 +106,12 @@ def test_the_summary_lists_every_exercise(course, assignment):
 @pytest.mark.parametrize("assignment", assignments())
 def test_the_summary_knows_every_exercise_and_its_points(assignment):
     """The summary's table in the students' copy is the notebook's graded test cells and
-    their points (generate derives it from the metadata: puzzlekit.authoring), and Run
+    their points (generate derives it from the metadata: puzzlekit.course.authoring), and Run
     All goes past every cell that may fail (JupyterLab's raises-exception tag)."""
     import nbformat
     from course_harness import COURSE
 
-    from puzzlekit.authoring import with_kit_lines
+    from puzzlekit.course.authoring import with_kit_lines
     nb = with_kit_lines(nbformat.read(COURSE / "source" / assignment /
                                       notebook_name(assignment), as_version=4))
     tests = {grade_id(c).removesuffix("_tests"): c.metadata["nbgrader"]["points"]

@@ -2,3 +2,6 @@
 c = get_config()  # noqa: F821
 c.CourseDirectory.course_id = "puzzlekit"
 c.Exchange.root = "/srv/nbgrader/exchange"
+# Fetch and Fetch Feedback also refresh marks-<course>.html (due dates, returned marks)
+c.ExchangeFactory.fetch_assignment = "puzzlekit.course.term_view.FetchAssignment"
+c.ExchangeFactory.fetch_feedback = "puzzlekit.course.term_view.FetchFeedback"

@@ -1,0 +1,647 @@
+"""Helpers for the graded notebooks: friendly failures that show the boards.
+
+A test cell in the course reads like a sentence:
+
+    assert_board_equal(moveUp(start, 0, 1), expected, what="moveUp(start, 0, 1)")
+    assert_solution(start, goal, path, optimal_length=31)
+    with forbid_reference("nextStates"):
+        run_with_timeout(5, nextStates, start)
+
+Every failure is an ``AssertionError`` whose message a student can act on: what was
+expected, what came back, and (in a notebook) both boards side by side in colour.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import html
+import importlib
+import inspect
+import io
+import linecache
+import pprint
+import re
+import reprlib
+import textwrap
+import signal
+import sys
+import threading
+import types
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
+
+from .. import registry
+
+from ..puzzle.board import State, flatten
+from ..context import in_notebook
+from .diagnose import diagnose_move, diagnose_neighbours, diagnose_path, diagnose_search
+from ..visuals.display import board_html, diff_html
+from ..errors import PuzzleError
+from ..puzzle.formats import as_state
+from ..puzzle.heuristics import manhattan
+from .instrument import ExpansionLimit, Recorder, counted
+from .session import KernelStopped, current_judge
+from .messages import NO_RETURN, PartlyRight, install, note, notes, partly, passed, summary
+from ..puzzle.moves import check_solution, moves_to_path
+from ..puzzle.text import board_str
+
+T = TypeVar("T")
+
+__all__ = ["assert_board_equal", "assert_solution", "assert_equal", "assert_prints_path",
+           "forbid_reference", "run_with_timeout", "as_board", "side_by_side",
+           "boards_in_a_row", "passed", "partly", "summary", "counted", "recording",
+           "Recorder", "ExpansionLimit", "PartlyRight"]
+
+
+# ---------------------------------------------------------------------------
+# Reading whatever a student returns as a board
+
+def as_board(x: object) -> State | None:
+    """`x` as a state if it is a board in any format of the course's documents, else None.
+
+    Accepts tuples/lists of rows, flat lists (0, ``' '`` or ``'_'`` blank), strings like
+    ``'1238_4765'`` and objects with a ``squares`` attribute (the `EightPuzzle` class of
+    the lecture slides on an 8-puzzle solver).
+    """
+    squares = getattr(x, "squares", None)
+    if squares is not None and not isinstance(x, (str, Sequence)):
+        x = list(squares)
+    try:
+        return as_state(x)
+    except (PuzzleError, TypeError, ValueError, AttributeError):
+        return None
+
+
+def _grid(x: object) -> State | None:
+    """`x` as rows of whole numbers, all of one length (a board or not), else None."""
+    if not isinstance(x, (list, tuple)) or not x:
+        return None
+    rows = [r for r in x if isinstance(r, (list, tuple))]
+    if len(rows) != len(x) or len({len(r) for r in rows}) != 1:
+        return None
+    if not all(type(t) is int for r in rows for t in r):
+        return None
+    return tuple(tuple(r) for r in rows)
+
+
+def _board_lines(x: object) -> list[str]:
+    S = as_board(x)
+    if S is None:
+        return repr(x).splitlines() or [""]
+    return board_str(S).splitlines()
+
+
+def side_by_side(left: object, right: object, titles: tuple[str, str] = ("expected", "got"),
+                 gap: int = 6) -> str:
+    """Two boards as plain text next to each other, with a title over each."""
+    a, b = _board_lines(left), _board_lines(right)
+    width = max(len(titles[0]), *(len(line) for line in a))
+    rows = [f"{titles[0]:<{width}}{' ' * gap}{titles[1]}"]
+    for i in range(max(len(a), len(b))):
+        la = a[i] if i < len(a) else ""
+        lb = b[i] if i < len(b) else ""
+        rows.append(f"{la:<{width}}{' ' * gap}{lb}".rstrip())
+    return "\n".join(rows)
+
+
+# ---------------------------------------------------------------------------
+# Showing the two boards in colour when running in a notebook
+
+def _diff_html(expected: State, got: State | None, got_raw: object) -> str:
+    return str(diff_html(expected, got if got is not None else got_raw))
+
+
+def _show_html(markup: str) -> None:
+    judge = current_judge()
+    if judge is not None:      # autograding: the grader keeps the picture for the feedback
+        judge.display_html(markup)
+        return
+    if not in_notebook():
+        return
+    try:
+        from IPython.display import HTML, display
+        display(HTML(markup))
+    except Exception:
+        pass
+
+
+# ---------------------------------------------------------------------------
+# The assertions
+
+def assert_board_equal(got: object, expected: object, *, what: str = "the board",
+                       start: object = None, why: str | None = None) -> None:
+    """Fail with both boards (in colour in a notebook) unless `got` is the board `expected`.
+
+    `start`: the board the move was made on; the message then names the mistake when it
+    is a typical one (the blank moved instead of the tile, a wrap round the edge, …).
+    `why`: a diagnosis found otherwise (say, by `diagnose_shuffle`), said when they differ.
+    """
+    __tracebackhide__ = True   # pytest reports the line of the test that called this
+    want = as_board(expected)
+    if want is None:
+        raise PuzzleError(f"assert_board_equal: the expected value is not a board: {expected!r}")
+    have = as_board(got)
+    if have == want:
+        return
+    _show_html(_diff_html(want, have, got))
+    if got is None:
+        raise AssertionError(f"{what} should be the board\n{board_str(want)}\n"
+                             f"but it is None, nothing. {NO_RETURN}")
+    before = as_board(start) if start is not None else None
+    if have is None:
+        grid = _grid(got)   # rows of tiles that break a rule: a tile twice, no blank
+        why = diagnose_move(before, grid, want) if before and grid else None
+        head = f"{what}: {why}\nit" if why else what
+        raise AssertionError(f"{head} should be the board\n{board_str(want)}\n"
+                             f"but it is {got!r:.200}, which is not a board")
+    why = (diagnose_move(before, have, want) if before is not None else None) or why
+    head = f"{what}: {why}" if why else f"{what} is not the expected board"
+    raise AssertionError(f"{head}:\n{side_by_side(want, have)}" if not why
+                         else f"{head}\n{side_by_side(want, have)}")
+
+
+def _boards_in(x: object) -> list[State] | None:
+    """The boards of a set of boards (what `nextStates` returns), else None."""
+    if not isinstance(x, (set, frozenset)) or len(x) > 10_000:
+        return None     # not a set of boards, or too many to compare one by one
+    boards = [S for S in map(as_board, x) if S is not None]
+    return sorted(boards) if len(boards) == len(x) else None
+
+
+def boards_in_a_row(boards: Sequence[State], gap: int = 4) -> str:
+    """Several boards as plain text next to each other."""
+    columns = [board_str(S).splitlines() for S in boards]
+    widths = [max(len(line) for line in col) for col in columns]
+    rows = []
+    for i in range(max((len(col) for col in columns), default=0)):
+        cells = [(col[i] if i < len(col) else "").ljust(w) for col, w in zip(columns, widths)]
+        rows.append((" " * gap).join(cells).rstrip())
+    return "\n".join(rows)
+
+
+def _boards_html(groups: list[tuple[str, list[State]]]) -> str:
+    rows = [f'<div><b>{html.escape(title)}</b><div style="display:flex;flex-wrap:wrap;gap:1em">'
+            + "".join(board_html(S) for S in boards) + "</div></div>"
+            for title, boards in groups if boards]
+    return '<div style="display:flex;flex-direction:column;gap:0.5em">' + "".join(rows) + "</div>"
+
+
+#: the most boards of one kind a failure message shows (a set of 100,000 wrong boards would
+#: otherwise make a message, and a feedback page, of hundreds of MB)
+SHOWN_BOARDS = 12
+
+
+def _set_difference_message(message: str, got: list[State], expected: list[State],
+                            why: str | None = None) -> str:
+    want, have = set(expected), set(got)
+    missing = [S for S in expected if S not in have]
+    extra = [S for S in got if S not in want]
+    groups = [(f"missing ({len(missing)} of the {len(expected)} expected states):", missing),
+              (f"not expected ({len(extra)} of the {len(got)} states returned):", extra)]
+    shown = [(title + (f" the first {SHOWN_BOARDS}" if len(boards) > SHOWN_BOARDS else ""),
+              boards[:SHOWN_BOARDS]) for title, boards in groups]
+    _show_html(_boards_html(shown))
+    sizes = f"expected a set of {len(expected)} states, got {len(got)}"
+    parts = [f"{message}: {why}\n{sizes}" if why else f"{message}: {sizes}"]
+    parts += [f"{title}\n{boards_in_a_row(boards)}" for title, boards in shown if boards]
+    return "\n".join(parts)
+
+
+_SHORT = reprlib.Repr()
+_SHORT.maxlevel, _SHORT.maxstring, _SHORT.maxother = 6, 600, 200
+_SHORT.maxlist = _SHORT.maxtuple = _SHORT.maxset = _SHORT.maxfrozenset = 60
+_SHORT.maxdict = 30
+
+
+def _shown(x: object, limit: int = 600) -> str:
+    """A value as readable text: wrapped to lines of ~76 characters, cut after `limit`.
+    A big value is cut before it is formatted (its first items only), so that a value of
+    a million items costs no more to show than a small one."""
+    text = _SHORT.repr(x)
+    if "..." not in text and len(text) <= limit:
+        text = pprint.pformat(x, width=76, compact=True)
+    else:
+        text = "\n".join(textwrap.wrap(text[:limit + 100], 76, break_on_hyphens=False))
+    text = text if len(text) <= limit else text[:limit] + " …"
+    return text.replace("\n", "\n            ")
+
+
+def assert_equal(got: object, expected: object, message: str, *,
+                 start: object = None, why: str | None = None) -> None:
+    """Fail with `message` and both values unless ``got == expected``. Sets of boards are
+    compared board by board: the message shows the missing and the unexpected ones, and,
+    given the board `start` they are the next states of, names a typical mistake. `why`:
+    a diagnosis to add when they differ (say, from `diagnose_heuristic`)."""
+    __tracebackhide__ = True   # pytest reports the line of the test that called this
+    if got == expected:
+        return
+    if why:
+        message = f"{message}: {why}"
+    want, have = _boards_in(expected), _boards_in(got)
+    if want is not None and have is not None:
+        before = as_board(start) if start is not None else None
+        why = diagnose_neighbours(before, have, want) if before is not None else None
+        raise AssertionError(_set_difference_message(message, have, want, why))
+    hint = f"\n{NO_RETURN}" if got is None and expected is not None else ""
+    raise AssertionError(f"{message}\n  expected: {_shown(expected)}\n  got:      {_shown(got)}"
+                         + hint)
+
+
+def assert_solution(start: object, goal: object, path_or_moves: object, *,
+                    optimal_length: int | None = None, what: str = "your path",
+                    partial: float | None = None, searched: Recorder | None = None,
+                    kind: str = "breadth-first", hint: str | None = None) -> None:
+    """Fail unless `path_or_moves` (states or move letters) legally takes `start` to `goal`.
+
+    With `optimal_length`, the solution must also have exactly that many moves; any
+    optimal solution is accepted, whatever its tie-breaks. With `partial`, a solution
+    that is right but longer than the shortest earns those points (`partly`) instead of
+    failing. `searched`: the `Recorder` the search was given (or `recording` made), whose
+    record may say why (`diagnose_search`, with the search's `kind`); else `hint` says
+    what makes such a search find a shortest path.
+    """
+    __tracebackhide__ = True   # pytest reports the line of the test that called this
+    S, G = as_board(start), as_board(goal)
+    if S is None or G is None:
+        raise PuzzleError("assert_solution: start and goal must be boards")
+    if path_or_moves is None:
+        raise AssertionError(f"{what} is None: did you forget to return it?")
+    seq = path_or_moves
+    if not isinstance(seq, str):
+        if not isinstance(seq, Sequence):
+            try:
+                seq = list(seq)  # type: ignore[call-overload]
+            except TypeError:
+                raise AssertionError(f"{what} should be a list of states or a string of "
+                                     f"moves, got {type(seq).__name__}") from None
+        if seq and not isinstance(seq[0], str):
+            seq = [_path_board(x, S) for x in seq]
+    try:
+        verdict = check_solution(S, G, seq)  # type: ignore[arg-type]
+    except PuzzleError as e:
+        raise AssertionError(f"{what} is not a solution: {e}") from None
+    if not verdict.ok:
+        why = diagnose_path(S, G, seq)  # type: ignore[arg-type]
+        raise AssertionError(f"{what} is not a solution: {why or verdict.message}")
+    if searched is not None and (optimal_length is None or verdict.length == optimal_length):
+        # a right answer, found the wrong way (boards expanded twice, a step straight back):
+        # worth `partial` points, and a later time-out says why
+        why = diagnose_search(S, searched.record, kind)
+        note(why)
+        if why and partial is not None:
+            partly(partial, f"{what} is right, but {why}")
+    if optimal_length is not None and verdict.length != optimal_length:
+        more = "longer" if verdict.length > optimal_length else "shorter (impossible!)"
+        message = (f"{what} has {verdict.length} moves, but the shortest solution has "
+                   f"{optimal_length}: yours is {more}")
+        why = diagnose_search(S, searched.record, kind) if searched is not None else None
+        why = why or hint
+        message += f"\nwhy: {why}" if why else ""
+        if why:
+            note(why)
+        if partial is not None and verdict.length > optimal_length:
+            partly(partial, message)
+            return
+        raise AssertionError(message)
+
+
+def _path_board(x: object, start: State) -> object:
+    """A state of a student's path, read as a board if it can be (else left as it is).
+
+    A tuple of tuples of `start`'s shape is kept as it is, unchecked: `check_solution`
+    checks the first state in full and then that each next one is a single slide of the
+    blank, which keeps every later state a legal board. A DFS path of 100,000 states
+    would otherwise spend seconds on the full check of every state.
+    """
+    if (type(x) is tuple and len(x) == len(start)
+            and all(type(row) is tuple and len(row) == len(start[0]) for row in x)):
+        return x
+    board = as_board(x)
+    return x if board is None else board
+
+
+# ---------------------------------------------------------------------------
+# Making sure students write the function themselves
+
+class _Forbidden:
+    """Stands in for a reference function while a student's code runs."""
+
+    def __init__(self, name: str, calls: list[str]) -> None:
+        self.name, self.calls = name, calls
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise _forbidden_call(self.name)
+
+
+def _reference(name: str) -> tuple[types.ModuleType, object]:
+    """(the module that defines puzzlekit.`name`, the function)."""
+    module = importlib.import_module(f"puzzlekit.{registry.module_of(name)}")
+    return module, getattr(module, name)
+
+
+def _import_references() -> None:
+    """Import every module behind the front (but those that need ipywidgets)."""
+    for module in sorted(set(registry.EXPORTS.values()) - registry.HEAVY_MODULES):
+        importlib.import_module(f"puzzlekit.{module}")
+
+
+def _restore_leftovers(originals: dict[str, object]) -> None:
+    """Put the real function back wherever a stand-in is still bound in puzzlekit (a
+    module first imported inside the block may have copied one)."""
+    for mod_name, module in list(sys.modules.items()):
+        if mod_name != "puzzlekit" and not mod_name.startswith("puzzlekit."):
+            continue
+        space = getattr(module, "__dict__", {})
+        for key, value in list(space.items()):
+            if isinstance(value, _Forbidden) and value.name in originals:
+                space[key] = originals[value.name]
+
+
+def _caller_namespaces() -> list[dict[str, Any]]:
+    spaces: list[dict[str, Any]] = []
+    main = sys.modules.get("__main__")
+    if main is not None:
+        spaces.append(vars(main))
+    frame = inspect.currentframe()
+    while frame is not None:
+        g = frame.f_globals
+        if g.get("__name__") not in (__name__, "contextlib") and all(g is not s for s in spaces):
+            spaces.append(g)
+            break
+        frame = frame.f_back
+    return spaces
+
+
+_ABSENT = object()
+
+def _stand_in_code(name: str) -> types.CodeType:
+    """The code of a function that reports a call of the forbidden reference `name`.
+
+    Its source is put into `linecache`, so that a student's traceback shows the line
+    that says what happened instead of "Could not get source"."""
+    filename = f"<puzzlekit's {name}, switched off while this test runs>"
+    source = (f"def {name}(*args, **kwargs):\n"
+              f"    raise __import__('puzzlekit.grading', fromlist=['_'])"
+              f"._forbidden_call({name!r})  # write {name} yourself\n")
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    return _compiled_stand_in(name, filename, source)
+
+
+@functools.lru_cache(maxsize=None)
+def _compiled_stand_in(name: str, filename: str, source: str) -> types.CodeType:
+    space: dict[str, Any] = {}
+    exec(compile(source, filename, "exec"), space)
+    return space[name].__code__  # type: ignore[no-any-return]
+
+
+_CALLS: list[list[str]] = []   # the calls lists of the blocks now open, innermost last
+
+
+def _forbidden_call(name: str) -> AssertionError:
+    """Record a call of a forbidden reference; the error to raise in the student's code."""
+    for calls in _CALLS:
+        calls.append(name)
+    return AssertionError(f"your code called puzzlekit's ready-made {name};\nthis "
+                          "exercise asks you to write it yourself")
+
+
+@functools.lru_cache(maxsize=64)   # the same few tuples of names, once per call of the tests
+def _functions_behind(names: tuple[str, ...]) -> dict[str, list[types.FunctionType]]:
+    """For each forbidden name: the function objects to disable (the reference itself and,
+    for the searches, every function defined under the engine's folder)."""
+    behind: dict[str, list[types.FunctionType]] = {}
+    for name in names:
+        module, func = _reference(name)
+        found = [func] if isinstance(func, types.FunctionType) else []
+        for engine in registry.engine_modules() if name in registry.ENGINE_NAMES else ():
+            space = vars(importlib.import_module(f"puzzlekit.{engine}"))
+            found += [f for f in space.values() if isinstance(f, types.FunctionType)
+                      and f.__module__ == f"puzzlekit.{engine}" and f not in found]
+        behind[name] = found
+    return behind
+
+
+@contextlib.contextmanager
+def forbidding(*names: str) -> Iterator[list[str]]:
+    """While the block runs, puzzlekit's references `names` do not work: calling one, by
+    any route (an alias, a default argument, `functools.partial`, a bound method, a
+    private module), raises and is recorded in the list the block gets."""
+    calls: list[str] = []
+    patches: list[tuple[dict[str, Any], str, object]] = []   # (namespace, key, old value)
+    swapped: list[tuple[types.FunctionType, types.CodeType]] = []
+    # look every reference up (importing its module, and whatever that imports) before
+    # patching any, so that no module imported now keeps a stand-in for good
+    _import_references()
+    found = {name: _reference(name) for name in names}
+    originals = {name: func for name, (_, func) in found.items()}
+    behind = _functions_behind(tuple(found))
+    for name, (module, _) in found.items():
+        stand_in = _Forbidden(name, calls)
+        for space in (vars(module), vars(sys.modules["puzzlekit"])):   # the front's copy
+            patches.append((space, name, space.get(name, _ABSENT)))
+            space[name] = stand_in
+    for space in _caller_namespaces():
+        for key, value in list(space.items()):
+            for name, func in originals.items():
+                if value is func:
+                    patches.append((space, key, value))
+                    space[key] = _Forbidden(name, calls)
+    # the function objects themselves: whoever holds one calls the stand-in's code
+    stand_ins: dict[int, tuple[types.FunctionType, str]] = {}
+    for name, functions in behind.items():
+        for f in functions:   # each function once, under its own name if it is forbidden
+            if id(f) not in stand_ins or f.__name__ == name:
+                stand_ins[id(f)] = (f, name)
+    for f, name in stand_ins.values():
+        if f.__code__.co_freevars:
+            continue
+        swapped.append((f, f.__code__))
+        f.__code__ = _stand_in_code(name)
+    _CALLS.append(calls)
+    try:
+        yield calls
+    finally:
+        _CALLS.remove(calls)
+        for f, code in reversed(swapped):
+            f.__code__ = code
+        for space, key, old in reversed(patches):
+            if old is _ABSENT:
+                space.pop(key, None)
+            else:
+                space[key] = old
+        _restore_leftovers(originals)
+
+
+@contextlib.contextmanager
+def forbid_reference(*names: str) -> Iterator[None]:
+    """While the block runs, calling puzzlekit's reference `names` fails the test.
+
+    Catches ``pk.nextStates``, ``from puzzlekit import nextStates``, wrappers around them
+    (``functools.partial``, lambdas, default arguments) and private modules, even when the
+    student's code swallows the exception. While autograding, the grader asks the
+    student's kernel to forbid them around each call of the student's code.
+    """
+    judge = current_judge()
+    if judge is not None:
+        with judge.forbidding(names):
+            yield
+        return
+    with forbidding(*names) as calls:
+        yield
+    if calls:
+        raise AssertionError(f"your code called puzzlekit's ready-made {calls[0]}; this "
+                             "exercise asks you to write it yourself")
+
+
+# ---------------------------------------------------------------------------
+# Recording what a search asks of the puzzle (see puzzlekit.grading.instrument)
+
+@contextlib.contextmanager
+def recording(name: str, limit: int | None = None) -> Iterator[Recorder]:
+    """While the block runs, the notebook's function `name` (say ``"successors"``, which
+    the student's search calls by name) records every board it is called with; the block
+    gets the `Recorder`, whose `record` the test reads afterwards. Past `limit` calls it
+    stops the search with the reason (`ExpansionLimit`). While autograding, the grader
+    asks the student's kernel to record around each call of the student's code."""
+    recorder = Recorder(name=name, limit=limit)
+    judge = current_judge()
+    if judge is not None:
+        with judge.recording(recorder):
+            yield recorder
+        return
+    patched: list[dict[str, Any]] = []
+    for space in _caller_namespaces():
+        func = space.get(name)
+        if callable(func) and not isinstance(func, Recorder):
+            recorder.func = func
+            space[name] = recorder
+            patched.append(space)
+    try:
+        yield recorder
+    finally:
+        for space in patched:
+            if space.get(name) is recorder:
+                space[name] = recorder.func
+
+
+# ---------------------------------------------------------------------------
+# A heuristic for testing A*
+
+def patchy_manhattan(S: State, goal: State) -> int:
+    """Manhattan distance on boards whose top-left tile is odd, 0 on the others.
+
+    Never above the true distance (admissible) but not consistent: one move can lower it
+    by more than 1. With it a board can be reached more cheaply after it was expanded,
+    and A* stays optimal only if it takes such a board out again (an A* whose closed set
+    never reopens returns a longer path). Passed to a student's `astar` by the tests."""
+    return manhattan(S, goal) if S[0][0] % 2 else 0
+
+
+# ---------------------------------------------------------------------------
+# Stopping code that runs too long (e.g. BFS without a visited set)
+
+class _TimeUp(BaseException):
+    """Raised inside the student's code when its time is up (not an Exception on purpose)."""
+
+
+def run_with_timeout(seconds: float, func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``func(*args, **kwargs)``, or an AssertionError if it takes more than `seconds`."""
+    name = getattr(func, "__name__", "your function")
+    message = (f"{name} did not finish within {seconds:g} seconds. Is there an infinite "
+               "loop, or a search that revisits the same states again and again (a missing "
+               "visited set)?")
+    found = notes()
+    if found:
+        message += "\nwhy (seen on an easier board): " + "; ".join(found)
+    try:
+        return _within(seconds, message, func, *args, **kwargs)
+    except (MemoryError, KernelStopped) as e:
+        # a search that keeps too many boards may hit the memory limit (or have its kernel
+        # stopped for it) before the time limit: which comes first depends on the machine,
+        # and the same diagnosis is the why
+        if not found:
+            raise
+        raise type(e)(f"{e}\nwhy (seen on an easier board): {'; '.join(found)}") from None
+
+
+def _within(seconds: float, message: str, func: Callable[..., T], *args: Any,
+            **kwargs: Any) -> T:
+    judge = current_judge()
+    if judge is not None:      # autograding: the grader times the calls into the kernel
+        return judge.within(seconds, message, func, *args, **kwargs)
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGALRM"):
+        return _run_in_thread(seconds, message, func, *args, **kwargs)
+
+    armed = [True]
+
+    def time_up(signum: int, frame: object) -> None:
+        if armed[0]:
+            armed[0] = False
+            raise _TimeUp()
+
+    old = signal.signal(signal.SIGALRM, time_up)
+    try:
+        try:
+            signal.setitimer(signal.ITIMER_REAL, seconds)
+            return func(*args, **kwargs)
+        finally:   # the alarm may go off even here, while another exception is on its way
+            armed[0] = False
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    except _TimeUp:
+        raise AssertionError(message) from None
+    finally:
+        signal.signal(signal.SIGALRM, old)
+
+
+def _run_in_thread(seconds: float, message: str, func: Callable[..., T], *args: Any,
+                   **kwargs: Any) -> T:
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = func(*args, **kwargs)
+        except BaseException as e:  # handed to the caller below
+            box["error"] = e
+
+    worker = threading.Thread(target=target, daemon=True)
+    worker.start()
+    worker.join(seconds)
+    if worker.is_alive():
+        raise AssertionError(message)
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+# ---------------------------------------------------------------------------
+# Checking what a function prints
+
+def assert_prints_path(func: Callable[..., object], board: Sequence[object], moves: str, *,
+                       what: str | None = None) -> None:
+    """Fail unless ``func(board, moves)`` prints every board along `moves`, in order.
+
+    Only the numbers and the move letters are read, so any spacing is accepted, and the
+    blank may be printed as 0 or as a space.
+    """
+    __tracebackhide__ = True   # pytest reports the line of the test that called this
+    what = what or f"{getattr(func, '__name__', 'your function')}({list(board)!r}, {moves!r})"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        func(list(board), moves)
+    text = out.getvalue()
+    path = moves_to_path(as_state(list(board)), moves)
+    want_numbers = [x for S in path for x in flatten(S) if x]
+    got_numbers = [int(x) for x in re.findall(r"\d+", text) if int(x)]
+    if got_numbers != want_numbers:
+        boards = len(path)
+        raise AssertionError(f"{what} should print {boards} board{'s' * (boards != 1)} "
+                             f"({len(moves)} move{'s' * (len(moves) != 1)}), but the numbers "
+                             f"printed are not those of the boards along the moves. It printed:"
+                             f"\n{text[:1500]}")
+    letters = "".join(re.findall(r"\b[UDLR]\b", text))
+    assert_equal(letters, moves, f"the move letters {what} prints between the boards")
+
+
+# In a notebook, errors say what to do and test cells' results are kept for `summary`.
+install()
