@@ -1,7 +1,7 @@
 """Grading a whole class: serial ``nbgrader autograde`` vs ``grade --workers 2`` vs Dask.
 
 N submissions of ``02-uninformed-search`` (a mix of the simulated students of
-``tests/course/students_02.py``, the reference and the untouched release, cycled to N),
+``tests/simulated_class/students_02.py``, the reference and the untouched release, cycled to N),
 ``PUZZLEKIT_BENCH_SUBMISSIONS`` (default 100). One temporary course per mode, all in one
 run: plain ``nbgrader autograde`` (its converter over every student, one process, the
 course's ``WalledExecute``), `puzzlekit.course.class_grading.grade_class` with 2 local worker
@@ -62,7 +62,7 @@ def main() -> dict[str, Any]:
     notes: list[str] = []
     try:
         students = _students(N)
-        import classgrade_course as cc   # _students put tests/course on the path
+        import classgrade_course as cc   # _students put tests/simulated_class on the path
         base = cc.build_course(tmp / "base", ASSIGNMENT, students)
         roots = {m: cc.clone(base, tmp / m) for m in ("serial", "local", "dask")}
 

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,6 +14,15 @@ from hypothesis import settings
 # while the machine was busy. Performance is measured in benchmarks/ instead.
 settings.register_profile("puzzlekit", deadline=None)
 settings.load_profile("puzzlekit")
+
+# The tests mirror the package's wings (tests/puzzle/ holds the tests of puzzlekit/puzzle/,
+# and so on; tests/ itself the whole kit's). Helper modules live in tests/ and some tests
+# reuse another's fixtures by importing it: every folder is importable from every test.
+HERE = Path(__file__).resolve().parent
+for _folder in sorted(p for p in HERE.iterdir() if p.is_dir() and not p.name.startswith(
+        (".", "_"))):
+    if str(_folder) not in sys.path:
+        sys.path.append(str(_folder))
 
 # ---------------------------------------------------------------------------
 # Running on every core: `make test` runs `pytest -n auto --dist loadscope` (pytest-xdist)
@@ -32,12 +43,12 @@ LONGEST_FIRST = ("course", "test_classgrade", "test_hub", "test_guide", "test_te
 def group_of(nodeid: str) -> str:
     """The group of a test: one worker runs a whole group. Each module is one (its
     module-scoped servers, browsers and courses are made once), and so are all the tests
-    of the generated course in tests/course/ (the session fixture `course`, made once),
+    of the generated course in tests/simulated_class/ (the session fixture `course`, made once),
     except test_classgrade, which makes its own courses."""
     path = nodeid.split("::", 1)[0]
     folder, _, name = path.rpartition("/")
     stem = name.removesuffix(".py")
-    if folder.endswith("tests/course") and stem != "test_classgrade":
+    if folder.endswith("tests/simulated_class") and stem != "test_classgrade":
         return "course"
     return stem
 

@@ -10,7 +10,7 @@ the model) and a WRONG one. All kinds go into one notebook of one assignment
 (`source_notebook`); `grade_plain` grades it with nbgrader alone (a bare course folder,
 no configuration but the folder), `grade_kit` with the course's own ``nbgrader_config.py``
 (generate grades the model solution first: `puzzlekit.course.author_check`). Both read the score
-of every test cell from the gradebook. tests/test_plain_semantics.py compares them.
+of every test cell from the gradebook. tests/autograder/test_plain_semantics.py compares them.
 
 Run alone, it prints the table (about a minute on a 2-core machine)::
 

@@ -1,7 +1,7 @@
 """A student's first hour, in a real JupyterLab as a new user finds it.
 
 The released notebook of assignment 1 (every stub untouched, every function that has
-been "written" returning nothing is in tests/course/test_student_view.py) is opened in
+been "written" returning nothing is in tests/simulated_class/test_student_view.py) is opened in
 JupyterLab with a new user's default settings (news pop-up, windowed notebook), run with
 Run → Run All Cells and validated with nbgrader's Validate button. Run All must reach the
 summary cell at the end (every cell that may fail is tagged raises-exception), the

@@ -34,7 +34,7 @@ TEACHER, RIGHT, MISTAKES, BLANK = "pkhub-teach", "pkhub-ada", "pkhub-bea", "pkhu
 ROSTER = [(TEACHER, "instructor"), (RIGHT, "student"), (MISTAKES, "student"),
           (BLANK, "student")]
 STUDENTS = (RIGHT, MISTAKES, BLANK)
-#: typical mistakes of tests/course/students_01.py that the second student makes
+#: typical mistakes of tests/simulated_class/students_01.py that the second student makes
 TYPICAL = ("moveUp_wrong_way", "print_pos_narrow")
 FULL = 23.0                     #: assignment 1's automatic points
 

@@ -30,7 +30,7 @@ autograde``, the formgrader's Autograde button, ``python -m puzzlekit grade``) d
 copies this way; the course's ``nbgrader_config.py`` calls it. nbgrader has no
 configurable hook before those copies (its ``pre_convert_hook`` cannot refuse: its errors
 are logged and ignored), so two of its methods are wrapped, in that one function, and
-``tests/test_plainfiles.py`` fails if nbgrader changes them.
+``tests/autograder/test_plainfiles.py`` fails if nbgrader changes them.
 """
 
 from __future__ import annotations

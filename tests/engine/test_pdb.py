@@ -25,7 +25,7 @@ from puzzlekit.puzzle.exact import distance_table
 from puzzlekit.puzzle.geometry import grid
 from puzzlekit.puzzle.heuristics import manhattan
 
-DATA = Path(__file__).parents[1].parent / "shared" / "data"
+DATA = Path(__file__).parents[2].parent / "shared" / "data"
 GOALS_3x3 = {"blank last": pk.goal_state(3), "blank first": pk.goal_state(3, blank="first"),
              "blank centre": ((1, 2, 3), (4, 0, 5), (6, 7, 8))}
 KORF_GOAL = tuple(range(16))

@@ -23,7 +23,7 @@ pytest.importorskip("nbgrader")
 
 pytestmark = [pytest.mark.nbgrader, pytest.mark.slow]
 
-REPO = Path(__file__).parents[1]
+REPO = Path(__file__).parents[2]
 A1 = "01-states-and-moves"
 
 

@@ -2,7 +2,7 @@
 
 A session fixture copies ``notebooks/`` to a temporary course root, generates every
 assignment in ``notebooks/source/``, submits the simulated students of
-``tests/course/students_<NN>.py`` (plus "reference", "untouched" and the hostile ones made
+``tests/simulated_class/students_<NN>.py`` (plus "reference", "untouched" and the hostile ones made
 here), autogrades them all, generates feedback and exports the grades. The tests then only
 read what happened. nbgrader's own exit status says little (validate and autograde succeed
 even when tests fail), so scores come from the gradebook.
@@ -37,7 +37,7 @@ CELL_TIMEOUT = 15
 TIME_SCALE = 2.0
 #: Assignments on which the hostile students are tried (the first one, to save time).
 HOSTILE_ON = 1
-#: Assignments on which the attack corpus (tests/course/attacks.py) is tried: the tricks
+#: Assignments on which the attack corpus (tests/simulated_class/attacks.py) is tried: the tricks
 #: on both; the breakouts on the first, the quickest to grade (a breakout is an answer
 #: cell with something hostile on top, whatever the exercise; attacks.RUN_ATTACKS also
 #: knows the cells of the second, the most searched one, should they move back).
@@ -72,7 +72,7 @@ def assignments() -> list[str]:
 
 @functools.cache
 def students_module(assignment: str) -> ModuleType | None:
-    """tests/course/students_<NN>.py for assignment '<NN>-...', if it exists."""
+    """tests/simulated_class/students_<NN>.py for assignment '<NN>-...', if it exists."""
     path = HERE / f"students_{assignment[:2]}.py"
     if not path.exists():
         return None
@@ -326,7 +326,7 @@ def course_config(root: Path) -> Any:
     config.WalledExecute.time_scale = TIME_SCALE
     config.Execute.startup_timeout = 60
     # generate grades each model solution first (puzzlekit.course.author_check); here every
-    # reference submission is graded anyway, and tests/test_authoring.py tests the check
+    # reference submission is graded anyway, and tests/simulated_class/test_authoring.py tests the check
     config.ModelSolutionCheck.check = False
     config.NbGraderAPI.timezone = "UTC"
     return config
@@ -486,7 +486,7 @@ class _PerStudentLog(logging.Handler):
 def autograde_all(api: Any, config: Any, root: Path, result: dict[str, Assignment]) -> None:
     """Autograde every submission of every assignment with the kit's class grader
     (`puzzlekit.course.class_grading`: nbgrader's own autograde converter, the execute step on
-    GRADE_WORKERS local processes). tests/course/test_classgrade.py proves it grades
+    GRADE_WORKERS local processes). tests/simulated_class/test_classgrade.py proves it grades
     exactly as serial ``nbgrader autograde`` does, and the guide, formgrader and hub
     tests run nbgrader's own commands. The submissions named in GRADED_LAST are graded
     after all the others of their assignment (the reference after the attacks)."""

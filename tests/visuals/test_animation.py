@@ -15,7 +15,7 @@ import puzzlekit as pk
 from puzzlekit.visuals import animation as A
 from puzzlekit.visuals.display import tile_colours
 
-DATA = Path(__file__).parents[1].parent / "shared" / "data"
+DATA = Path(__file__).parents[2].parent / "shared" / "data"
 LECTURE_START = ((8, 0, 6), (5, 4, 7), (2, 3, 1))
 LECTURE_GOAL = ((0, 1, 2), (3, 4, 5), (6, 7, 8))
 PNG = b"\x89PNG\r\n\x1a\n"

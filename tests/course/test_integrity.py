@@ -24,7 +24,7 @@ import pytest
 from puzzlekit.cli import main
 from puzzlekit.course.integrity import KINDS, Finding, report, scan_notebook, write_csv
 
-REPO = Path(__file__).parents[1]
+REPO = Path(__file__).parents[2]
 SOURCE = REPO / "notebooks" / "source"
 STUDENTS = REPO / "tests" / "course"
 A1, A2, A3, A4 = ("01-states-and-moves", "02-uninformed-search", "03-informed-search",

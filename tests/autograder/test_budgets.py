@@ -3,7 +3,7 @@
 Its time in all (`notebook_timeout`: cells, sleeps, replays after a kernel died, the
 judge's checks), its output (`max_cell_output`, `max_notebook_output`, every kind counted
 as it arrives), the size of one reply from the kernel (`max_reply_bytes`). The attack
-corpus in tests/course sends the same attacks through the whole nbgrader pipeline.
+corpus in tests/simulated_class sends the same attacks through the whole nbgrader pipeline.
 """
 
 import pytest

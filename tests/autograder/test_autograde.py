@@ -2,7 +2,7 @@
 
 A kernel that dies or ignores interrupts is replaced by a fresh one, the cells before
 are replayed, and the rest of the notebook runs; graded test cells are run by the judge.
-The whole course, the wall and the attack corpus are tested in tests/course.
+The whole course, the wall and the attack corpus are tested in tests/simulated_class.
 """
 
 import re

@@ -15,7 +15,7 @@ import puzzlekit as pk
 
 from boards import board_pairs
 
-DATA = Path(__file__).parents[1].parent / "shared" / "data"
+DATA = Path(__file__).parents[2].parent / "shared" / "data"
 GOALS_3x3 = {"blank_bottom_right": pk.goal_state(3),
              "blank_top_left": pk.goal_state(3, blank="first")}
 

@@ -29,8 +29,8 @@ from typing import Any
 
 import pytest
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE / "course"))
+HERE = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(HERE / "simulated_class"))
 
 import classgrade_course as cc  # noqa: E402
 from course_harness import hidden_lines, secret_snippets  # noqa: E402

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 GUIDE = REPO / "docs" / "instructors.md"
 VENV_BIN = Path(sys.executable).parent
 BARE_PATH = "/usr/local/bin:/usr/bin:/bin"

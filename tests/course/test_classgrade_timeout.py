@@ -2,7 +2,7 @@
 hangs (the test hook PUZZLEKIT_GRADE_HANG: SIGTERM ignored, a double-forked process of its
 own in a new session) is stopped at the job timeout with everything under it, its worker
 is replaced, and the other jobs go on. The whole class through nbgrader, locally and on
-Dask, is in tests/course/test_classgrade.py."""
+Dask, is in tests/simulated_class/test_classgrade.py."""
 
 from __future__ import annotations
 

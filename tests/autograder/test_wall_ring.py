@@ -34,7 +34,7 @@ pytestmark = pytest.mark.skipif(
 needs_memory_cgroup = pytest.mark.skipif(
     STATUS.memory_cgroup is None, reason=f"no writable memory cgroup: {wall.NO_MEMORY_CGROUP}")
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 # a cell that leaves a CPU burner behind: double fork, setsid, SIGTERM and SIGHUP ignored
 BURNER = textwrap.dedent('''
@@ -214,7 +214,7 @@ def test_a_killed_grader_takes_its_kernels_along(tmp_path: Path, token: str) -> 
     """The grader SIGKILLed while a kernel's burner runs: nothing is left running."""
     script = textwrap.dedent(f'''
         import sys, time
-        sys.path.insert(0, {str(Path(__file__).parent)!r})
+        sys.path.insert(0, {str(Path(__file__).parents[1])!r})
         from pathlib import Path
         from test_wall_ring import BURNER, Kernel
         from puzzlekit.autograder import wall

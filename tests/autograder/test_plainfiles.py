@@ -204,7 +204,7 @@ def test_the_nbgrader_methods_the_guard_wraps_are_the_ones_it_was_written_for():
 
 
 def test_the_course_config_installs_the_guard():
-    config = (Path(__file__).parents[1] / "notebooks" / "nbgrader_config.py").read_text()
+    config = (Path(__file__).parents[2] / "notebooks" / "nbgrader_config.py").read_text()
     assert "guard_autograde_copies()" in config
 
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 import puzzlekit as pk
 from puzzlekit.visuals import display as d
 
-REPO = Path(__file__).parents[1]
+REPO = Path(__file__).parents[2]
 LECTURE_START = ((8, 0, 6), (5, 4, 7), (2, 3, 1))
 LECTURE_GOAL = ((0, 1, 2), (3, 4, 5), (6, 7, 8))
 SHAPES = [(2, 2), (2, 3), (3, 2), (3, 3), (3, 5), (4, 4), (5, 5), (12, 12), (2, 12)]

@@ -19,7 +19,7 @@ import pytest
 from puzzlekit.course.authoring import (exercise_label, notes_without_cells, points_notes,
                                  stale_cells, summary_points, with_kit_lines)
 
-REPO = Path(__file__).parents[1]
+REPO = Path(__file__).parents[2]
 A1 = "01-states-and-moves"
 ASSIGNMENTS = sorted(p.name for p in (REPO / "notebooks" / "source").iterdir() if p.is_dir())
 

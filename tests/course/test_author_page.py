@@ -16,7 +16,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 GUIDE = REPO / "docs" / "instructors.md"
 A3 = "03-informed-search"
 

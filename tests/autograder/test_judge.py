@@ -4,7 +4,7 @@
 namespace of its own (the "student's" globals), the way the agent answers inside a real
 kernel. Since both sides share one process here, no "student" below patches a module
 (that would patch the judge too); the real kernel, the wall, nbgrader and the whole
-attack corpus are tested in tests/course.
+attack corpus are tested in tests/simulated_class.
 """
 
 from __future__ import annotations

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 VENV_BIN = Path(sys.executable).parent
 BARE_PATH = "/usr/local/bin:/usr/bin:/bin"
 ASSIGNMENT = "01-states-and-moves"

@@ -6,7 +6,7 @@ student's classes, the student's globals rebound or changed by a test), each wit
 and a wrong answer, is run twice in real kernels: by `WalledExecute` (the kit's judge)
 and by plain nbclient (the test cells in the kernel, as plain nbgrader runs them). The
 verdicts must agree, the right answers pass and the wrong ones fail. Then hostile kernels
-(in one process, as tests/test_judge.py does) that name a judge object they were never
+(in one process, as tests/autograder/test_judge.py does) that name a judge object they were never
 given, forge a class chain, send a huge array or a broken iterator: each fails safely.
 """
 
@@ -189,7 +189,7 @@ def test_a_later_cell_sees_what_a_test_bound(graded):
 
 
 # ---------------------------------------------------------------------------
-# in one process: the agent answering with a namespace of its own (tests/test_judge.py)
+# in one process: the agent answering with a namespace of its own (tests/autograder/test_judge.py)
 
 class InProcess:
     def __init__(self, space: dict[str, Any]) -> None:
