@@ -40,8 +40,10 @@ from ...context import nbgrader_execution_as
 from ...autograder.grader.plainfiles import Dropped, ignore_names, read_all, walk_plain
 from .proctree import become_subreaper, descendants, kill_tree, reap_orphans
 
-#: job format version (coordinator and worker must agree)
-JOB_VERSION = 1
+#: job format version (coordinator and worker must agree): 2 since the package's wings (the
+#: execute class is ``puzzlekit.autograder.grader.autograde.WalledExecute``; a worker with
+#: the flat package of version 1 could not import it, and says so instead of failing)
+JOB_VERSION = 2
 #: a folder bigger than this is not shipped (a submission with a data dump, say)
 MAX_JOB_BYTES = 256 * 1024 * 1024
 #: test hook: "student[,student...]" whose job makes the worker process die (os._exit)
@@ -177,7 +179,9 @@ def execute_job(job: bytes) -> bytes:
     t0 = time.perf_counter()
     spec = json.loads(job)
     if spec.get("version") != JOB_VERSION:
-        raise ValueError(f"job version {spec.get('version')} (this worker knows {JOB_VERSION})")
+        raise ValueError(f"job version {spec.get('version')} (this worker knows {JOB_VERSION}): "
+                         "the workers and the coordinator run different versions of "
+                         "puzzlekit; install the same one on both")
     key = str(spec.get("key", ""))
     _maybe_crash(key)
     if "notebook" not in spec:
