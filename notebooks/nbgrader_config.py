@@ -18,6 +18,7 @@ from puzzlekit.autograder.grader.autograde import with_walled_execute
 from puzzlekit.course.course_setup import course_settings, environment_first_on_path, repair_gradebook
 from puzzlekit.errors import PuzzleError
 from puzzlekit.course.feedback import StripHiddenTests
+from puzzlekit.feedback_page import configure as configure_feedback_page
 from puzzlekit.course.late import LateNote
 from puzzlekit.autograder.grader.plainfiles import guard_autograde_copies
 from puzzlekit.course.quiet import filter_nbgraders_warnings, with_quiet_overwrite
@@ -138,6 +139,12 @@ c.PerDayPenalty.max_points = 5.0
 # A late submission's feedback starts with how late it was and what that cost.
 c.GenerateFeedback.preprocessors = [GetGrades, StripHiddenTests, LateNote,
                                     CSSHTMLHeaderPreprocessor]
+# The feedback page meets WCAG 2.1 AA (docs/visuals.md, "Accessibility"): nbgrader's
+# feedback template extended by the course's (puzzlekit/templates/puzzlekit_feedback: the
+# page's language, links that read and are underlined, code and traceback colours of 4.5:1
+# and more, lines wrapped instead of scrolled sideways), for the command and the
+# formgrader's button alike (puzzlekit.feedback_page).
+configure_feedback_page(c)
 
 # Outputs are data, never code (docs/instructors.md, "The wall"): the autograde steps above
 # sanitise what the student's cells displayed (puzzlekit.autograder.grader.sanitize.SanitizeOutputs, after

@@ -33,7 +33,8 @@ for _folder in sorted(p for p in HERE.iterdir() if p.is_dir() and not p.name.sta
 LONGEST_FIRST = ("course", "test_classgrade", "test_hub", "test_guide", "test_term",
                  "test_term_guide", "test_wall_ring", "test_browser_lab",
                  "test_hostile_outputs_browser", "test_browser_notebook7",
-                 "test_browser_student", "test_hostile_outputs_grade", "test_classgrade_timeout",
+                 "test_browser_student", "test_a11y_browser", "test_hostile_outputs_grade",
+                 "test_classgrade_timeout",
                  "test_author_page", "test_formgrader_autograde", "test_authoring",
                  "test_autograde", "test_submission_links", "test_budgets", "test_demos",
                  "test_wall")

@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from browser_support import (ALL_CELLS_RAN, REPO, chromium, copy_notebook, execute,
+from browser_support import (ACTIVE_CELL, ALL_CELLS_RAN, REPO, chromium, copy_notebook, execute,
                              jupyter_lab, offline, require_chromium, screenshot,
                              slide_by_arrow_key, slide_by_click, tiles)
 
@@ -151,6 +151,42 @@ def test_arrow_keys_slide_tiles_while_the_board_has_focus_and_leave_cells_alone(
     screenshot(board, "lab-07b-arrow-key")
 
 
+def test_the_kits_outputs_and_widgets_pass_axe_and_name_every_tile_live(demo):
+    """Live in JupyterLab: axe-core finds nothing inside the kit's outputs and widgets
+    (boards, players, the playable boards, the path player); a screen reader gets every
+    tile button and the blank by name, and the players' controls in words."""
+    from a11y_support import ax_subtrees, axe, describe
+    kit = [f".jp-OutputArea-output {s}" for s in
+           (".pk-figure", ".pk-path", ".pk-player", ".puzzlekit-board", ".puzzlekit-player")]
+    demo.locator(".puzzlekit-player [role=slider][aria-label]").first.wait_for(
+        state="attached", timeout=STEP_TIMEOUT)
+    violations = axe(demo, kit)
+    assert not violations, describe(violations)
+    board = ax_subtrees(demo, ".jp-OutputArea-output .puzzlekit-playable")[0]
+    tiles_named = [x["name"] for x in board if x["role"] == "button"]
+    assert len(tiles_named) == 9 and sum(n.startswith("blank, row ") for n in tiles_named) == 1
+    assert {n.split(",")[0] for n in tiles_named} == {"blank", *map(str, range(1, 9))}
+    player = ax_subtrees(demo, ".jp-OutputArea-output .puzzlekit-player")[0]
+    named = {(x["role"], x["name"]) for x in player}
+    assert {("button", "stop"), ("slider", "move"), ("slider", "speed")} <= named, named
+    assert ("button", "play") in named or ("button", "pause") in named, named
+
+
+def test_arrow_keys_step_the_animation_player_inside_jupyterlab(demo):
+    player = demo.locator(".pk-player[data-ready]").last
+    player.scroll_into_view_if_needed()
+    player.locator("[data-act=first]").click()
+    live = player.locator(".pk-live")
+    cell = demo.evaluate(ACTIVE_CELL)
+    player.locator(".pk-slider").focus()
+    demo.keyboard.press("ArrowRight")
+    demo.wait_for_function("e => e.textContent.startsWith('move 1 of 31: tile ')",
+                           arg=live.element_handle(), timeout=STEP_TIMEOUT)
+    demo.keyboard.press("End")
+    assert player.locator(".pk-counter").inner_text() == "move 31 of 31"
+    assert demo.evaluate(ACTIVE_CELL) == cell, "the arrow key also moved the active cell"
+
+
 def test_the_15_puzzle_board_wears_the_band_colours(demo):
     board = demo.locator(".puzzlekit-board").nth(1)
     board.scroll_into_view_if_needed()
@@ -165,7 +201,8 @@ def test_hint_outlines_a_tile_and_solve_plays_the_board_home(demo):
     board = demo.locator(".puzzlekit-board").first
     board.scroll_into_view_if_needed()
     board.get_by_role("button", name="hint", exact=True).click()
-    board.get_by_text("slide the outlined tile").wait_for(timeout=STEP_TIMEOUT)
+    board.get_by_text(re.compile(r"slide tile \d+ (up|down|left|right) \(outlined\)")).wait_for(
+        timeout=STEP_TIMEOUT)
     screenshot(board, "lab-08-hint")
     board.get_by_role("button", name="solve", exact=True).click()
     board.get_by_text("solved!").wait_for(timeout=2 * STEP_TIMEOUT)

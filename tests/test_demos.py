@@ -7,6 +7,7 @@ when that test cannot run (no Chromium), so each notebook runs once per suite.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -41,3 +42,12 @@ def test_demo_runs_clean(path: Path, tmp_path: Path) -> None:
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])
               if o.get("output_type") == "error"]
     assert not errors, f"{path.name}: {errors[0].get('ename')}: {errors[0].get('evalue')}"
+    # every chart says what it shows in words (puzzlekit.visuals.display.show_chart), since a bare
+    # image output has no text alternative (nbconvert writes "No description ...")
+    outputs = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", [])]
+    bare = [o for o in outputs if "image/png" in o.get("data", {})]
+    assert not bare, f"{path.name}: {len(bare)} chart(s) without a text alternative"
+    for o in outputs:
+        html = o.get("data", {}).get("text/html", "")
+        for img in re.findall(r"<img\b[^>]*>", "".join(html)):
+            assert re.search(r'\balt="[^"]+', img), f"{path.name}: an image without alt text"

@@ -30,10 +30,11 @@ from typing import Any
 
 from ..puzzle.board import Flat, State, flatten, goal_state, shape, unflatten, validate_state
 from ..context import under_autograder
-from .display import (KIT_MIME, HTMLView, _hex, _mix, _path_states, _rgb, board_html,
-                      fresh_id, kit_bundle, path_html, tag, text_colour, tile_colours)
+from .display import (BLANK_GOES, KIT_MIME, HTMLView, _hex, _mix, _path_states, _rgb,
+                      board_html, board_words, fresh_id, kit_bundle, path_html, tag,
+                      text_colour, tile_colours)
 from ..errors import PuzzleError
-from ..puzzle.geometry import grid, slide
+from ..puzzle.geometry import INVERSE, grid, slide
 from ..puzzle.moves import move_between, moves_to_path, normalize_moves
 
 DPI = 72
@@ -60,6 +61,13 @@ class Animation:
     labels: list[str] | None = None
     #: the static strip as data (`KIT_MIME`), when the animation degraded to one
     static_bundle: dict[str, Any] | None = None
+    #: what each frame shows in words (its alt text); None: the title and the counter
+    alts: list[str] | None = None
+    #: the frames shown when the reader asked for reduced motion (the boards between the
+    #: moves, no sliding); None: every frame
+    keys: list[int] | None = None
+    #: the whole animation in words (the moves, the layer sizes), under the player
+    description: str = ""
     _html: str | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -72,7 +80,8 @@ class Animation:
             return self.static_html
         if self._html is None:         # built once, so the player keeps one element id
             self._html = player_html(self.frames, interval=self.interval, title=self.title,
-                                     size=self.size, labels=self.labels)
+                                     size=self.size, labels=self.labels, alts=self.alts,
+                                     keys=self.keys, description=self.description)
         return self._html
 
     def _repr_html_(self) -> str:
@@ -83,7 +92,9 @@ class Animation:
         if self.static_bundle is not None:
             return self.static_bundle
         return kit_bundle("frames", frames=[base64.b64encode(self.frames[0]).decode("ascii")],
-                          count=len(self.frames), title=self.title, size=list(self.size))
+                          count=len(self.frames), title=self.title, size=list(self.size),
+                          alt=self.alts[0] if self.alts else None,
+                          description=self.description or None)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         return {"text/plain": repr(self), "text/html": self.to_html(), KIT_MIME: self.bundle()}
@@ -116,61 +127,123 @@ _PLAYER_JS = """
   root.setAttribute("data-ready", "1");
   root.querySelector(".pk-controls").style.display = "flex";
   var frames = %(frames)s, base = %(interval)d, n = frames.length, i = 0, timer = null;
-  var labels = %(labels)s;
+  var labels = %(labels)s, alts = %(alts)s, keys = %(keys)s;
   var img = root.querySelector(".pk-frame"), slider = root.querySelector(".pk-slider");
   var counter = root.querySelector(".pk-counter"), speed = root.querySelector(".pk-speed");
-  var play = root.querySelector("[data-act=play]");
-  function show(k) {
-    i = Math.max(0, Math.min(n - 1, k));
-    img.src = "data:image/png;base64," + frames[i];
-    slider.value = i; counter.textContent = labels ? labels[i] : (i + 1) + " / " + n;
+  var live = root.querySelector(".pk-live"), play = root.querySelector("[data-act=play]");
+  // reduced motion (the reader's setting): only the frames between moves, no sliding
+  var motion = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
+  var seq = [];
+  function sequence() {
+    var f = seq.length ? seq[i] : 0, all = [];
+    for (var k = 0; k < n; k++) all.push(k);
+    seq = motion && motion.matches ? keys : all;
+    slider.max = seq.length - 1;
+    var p = 0;
+    while (p + 1 < seq.length && seq[p + 1] <= f) p++;
+    return p;
   }
-  function stop() { if (timer) { clearInterval(timer); timer = null; } play.textContent = "\\u25B6 play"; }
+  function show(k, say) {
+    i = Math.max(0, Math.min(seq.length - 1, k));
+    var f = seq[i];
+    img.src = "data:image/png;base64," + frames[f];
+    img.alt = alts[f];
+    slider.value = i; counter.textContent = labels ? labels[f] : (f + 1) + " / " + n;
+    slider.setAttribute("aria-valuetext", counter.textContent);
+    if (say) live.textContent = alts[f];
+  }
+  function stop() {
+    if (timer) { clearInterval(timer); timer = null; live.textContent = alts[seq[i]]; }
+    play.innerHTML = '<span aria-hidden="true">\\u25B6</span> play';
+  }
   function start() {
-    if (i >= n - 1) show(0);
-    play.textContent = "\\u275A\\u275A pause";
-    timer = setInterval(function () { show(i + 1); if (i >= n - 1) stop(); },
-                        base / parseFloat(speed.value));
+    if (i >= seq.length - 1) show(0);
+    play.innerHTML = '<span aria-hidden="true">\\u275A\\u275A</span> pause';
+    var step = seq.length > 1 ? (n - 1) / (seq.length - 1) : 1;
+    timer = setInterval(function () { show(i + 1); if (i >= seq.length - 1) stop(); },
+                        base * step / parseFloat(speed.value));
   }
-  var acts = {first: function () { stop(); show(0); }, prev: function () { stop(); show(i - 1); },
-              next: function () { stop(); show(i + 1); }, last: function () { stop(); show(n - 1); },
+  var acts = {first: function () { stop(); show(0, 1); },
+              prev: function () { stop(); show(i - 1, 1); },
+              next: function () { stop(); show(i + 1, 1); },
+              last: function () { stop(); show(seq.length - 1, 1); },
               play: function () { if (timer) stop(); else start(); }};
   root.querySelectorAll("[data-act]").forEach(function (b) {
     b.addEventListener("click", acts[b.getAttribute("data-act")]);
   });
-  slider.addEventListener("input", function () { stop(); show(parseInt(slider.value, 10)); });
+  slider.addEventListener("input", function () { stop(); show(parseInt(slider.value, 10), 1); });
   speed.addEventListener("change", function () { if (timer) { stop(); start(); } });
-  show(0);
+  // keys inside the player (JupyterLab leaves them to it: data-lm-suppress-shortcuts)
+  root.addEventListener("keydown", function (e) {
+    if (e.altKey || e.ctrlKey || e.metaKey || e.target === speed) return;
+    var act = {ArrowLeft: "prev", ArrowDown: "prev", ArrowRight: "next", ArrowUp: "next",
+               Home: "first", End: "last"}[e.key];
+    if (!act) return;
+    e.preventDefault(); e.stopPropagation(); acts[act]();
+  });
+  if (motion && motion.addEventListener)
+    motion.addEventListener("change", function () { stop(); show(sequence()); });
+  show(sequence());
 })();
 """
 
-_BUTTONS = [("first", "|\u25C0", "first frame"), ("prev", "\u25C0", "previous frame"),
-            ("play", "\u25B6 play", "play / pause"), ("next", "\u25B6", "next frame"),
-            ("last", "\u25B6|", "last frame")]
+def as_text(name: str, description: str) -> str:
+    """The animation in words under its player: a closed "… as text" disclosure."""
+    if not description:
+        return ""
+    return tag("details", ["pk-details"], f"<summary>{_html.escape(name)} as text</summary>"
+               + tag("p", ["pk-text"], _html.escape(description)))
+
+
+#: (data-act, visible glyph, what the button does in words: its accessible name)
+_BUTTONS = [("first", "|\u25C0", "go to the start"), ("prev", "\u25C0", "step back"),
+            ("play", "\u25B6", "play"), ("next", "\u25B6", "step forward"),
+            ("last", "\u25B6|", "go to the end")]
 
 
 def player_html(frames: Sequence[bytes], *, interval: int = 200, title: str = "",
-                size: tuple[int, int] = (0, 0), labels: Sequence[str] | None = None) -> str:
+                size: tuple[int, int] = (0, 0), labels: Sequence[str] | None = None,
+                alts: Sequence[str] | None = None, keys: Sequence[int] | None = None,
+                description: str = "") -> str:
     """A player for PNG frames: first/previous/play/next/last, a slider, a speed choice,
-    and a counter that says `labels[i]` at frame i (default "i / frames")."""
+    and a counter that says `labels[i]` at frame i (default "i / frames").
+
+    For a screen reader and for the reader's settings: `alts[i]` says what frame i shows
+    (its alt text, announced when stepping); `keys` are the frames shown when the reader
+    asked for reduced motion (default: every frame); `description` is the whole animation
+    in words, under the player.
+    """
     if not frames:
         raise PuzzleError("an animation needs at least one frame")
     if labels is not None and len(labels) != len(frames):
         raise PuzzleError(f"{len(labels)} labels for {len(frames)} frames")
+    if alts is not None and len(alts) != len(frames):
+        raise PuzzleError(f"{len(alts)} alt texts for {len(frames)} frames")
+    keys = sorted(set(keys)) if keys is not None else list(range(len(frames)))
+    if not keys or keys[0] != 0 or keys[-1] >= len(frames):
+        raise PuzzleError(f"key frames must start at 0 and stay below {len(frames)}: {keys!r:.60}")
+    name = title or "animation"
+    alts = list(alts) if alts is not None else [
+        f"{name}, {labels[k] if labels else f'frame {k + 1} of {len(frames)}'}"
+        for k in range(len(frames))]
     data = [base64.b64encode(f).decode("ascii") for f in frames]
     pid = fresh_id("pk-player")
     w, h = size
     dims = f' width="{w}" height="{h}"' if w and h else ""
     img = tag("img", ["pk-frame"], "", attrs=f' src="data:image/png;base64,{data[0]}"{dims} '
-                                                f'alt="{_html.escape(title or "animation")}"')
-    buttons = "".join(tag("button", ["pk-button"], label,
-                          attrs=f' type="button" data-act="{act}" title="{tip}"')
-                      for act, label, tip in _BUTTONS)
+                                                f'alt="{_html.escape(alts[0])}"')
+    buttons = "".join(tag("button", ["pk-button"], f'<span aria-hidden="true">{glyph}</span>'
+                          + (" play" if act == "play" else ""),
+                          attrs=f' type="button" data-act="{act}" title="{words}"'
+                                + ("" if act == "play" else f' aria-label="{words}"'))
+                      for act, glyph, words in _BUTTONS)
     slider = tag("input", ["pk-slider"], "",
                  attrs=f' type="range" min="0" max="{len(data) - 1}" value="0" '
-                       'aria-label="frame"').replace("></input>", ">")
+                       f'aria-label="{"move" if labels else "frame"}"').replace("></input>", ">")
     counter = tag("span", ["pk-counter"],
-                  _html.escape(labels[0]) if labels else f"1 / {len(data)}")
+                  _html.escape(labels[0]) if labels else f"1 / {len(data)}",
+                  attrs=' aria-hidden="true"')
+    live = tag("span", ["pk-sr", "pk-live"], "", attrs=' role="status" aria-live="polite"')
     options = "".join(f'<option value="{v}"{" selected" if v == "1" else ""}>{v}×</option>'
                       for v in ("0.25", "0.5", "1", "2", "4"))
     speed = tag("select", ["pk-speed", "pk-button"], options, attrs=' aria-label="speed"')
@@ -178,11 +251,14 @@ def player_html(frames: Sequence[bytes], *, interval: int = 200, title: str = ""
     controls = tag("div", ["pk-controls"], buttons + slider + counter + speed, display="none")
     caption = tag("div", ["pk-caption"], _html.escape(title), margin="0 auto 2px auto") \
         if title else ""
+    text = as_text(name, description)
     script = _PLAYER_JS % {"id": json.dumps(pid), "frames": json.dumps(data),
                            "interval": interval,
-                           "labels": json.dumps(list(labels) if labels else None)}
-    return tag("div", ["pk-player"], caption + img + controls + f"<script>{script}</script>",
-               attrs=f' id="{pid}"')
+                           "labels": json.dumps(list(labels) if labels else None),
+                           "alts": json.dumps(alts), "keys": json.dumps(keys)}
+    return tag("div", ["pk-player"],
+               caption + img + controls + live + text + f"<script>{script}</script>",
+               attrs=f' id="{pid}" data-lm-suppress-shortcuts="true"')
 
 
 # ----------------------------------------------------------------------------- drawing
@@ -353,16 +429,20 @@ def animate_path(path: Sequence[State] | State, moves: str | None = None, *,
     ax = _board_axes(fig, (0, 0, 1, 1 - top), cols, rows)
     board = BoardArtist(ax, states[0], tile_colours(g), font_px=cell)
     counter = fig.text(0.5, 1 - 0.5 * top, "", ha="center", va="center", fontsize=13 * 72 / DPI)
-    frames, labels = [], []
+    frames, labels, alts = [], [], []
     where = {t: divmod(p, cols) for p, t in enumerate(flatten(states[0]))}
     counter.set_text(f"start · {len(letters)} moves")
     colours = palette(tile_colours(g).values())      # every tile keeps its exact colour
     frames.append(_png(fig, colours))
     labels.append(f"start · {len(letters)} moves")
+    alts.append(f"{name}, start: {board_words(states[0])}")
+    slid = []
     for k, (a, b) in enumerate(zip(states, states[1:]), 1):
         z_before = flatten(a).index(0)
         t = flatten(b)[z_before]                          # the tile that slides into the gap
         (r0, c0), (r1, c1) = where[t], divmod(z_before, cols)
+        tile_goes = BLANK_GOES[INVERSE[letters[k - 1]]]
+        slid.append(f"{t} {tile_goes}")
         counter.set_text(f"move {k} / {len(letters)}: {letters[k - 1]}")
         for f in range(1, frames_per_move + 1):
             s = _ease(f / frames_per_move)
@@ -371,9 +451,18 @@ def animate_path(path: Sequence[State] | State, moves: str | None = None, *,
                 counter.set_text(f"solved in {len(letters)} moves")
             frames.append(_png(fig, colours))
             labels.append(f"move {k} of {len(letters)}")
+            alts.append(f"move {k} of {len(letters)}: tile {t} slides {tile_goes}"
+                        + ("" if f < frames_per_move else
+                           f"{', solved' if b == g else ''}; now {board_words(b)}"))
         where[t], where[0] = (r1, c1), (r0, c0)
+    keys = list(range(0, len(frames), frames_per_move))
+    description = (f"{len(letters)} moves from {board_words(states[0])}. The blank goes "
+                   f"{' '.join(letters)}; the tiles slide: {', '.join(slid)}. "
+                   + ("The goal is reached." if states[-1] == g else
+                      f"It ends at {board_words(states[-1])}."))
     return Animation(frames, interval, name, (fig.bbox.width, fig.bbox.height),
-                     info={"moves": letters}, labels=labels)
+                     info={"moves": letters}, labels=labels, alts=alts, keys=keys,
+                     description=description)
 
 
 # ----------------------------------------------------------------------------- BFS layers
@@ -437,7 +526,17 @@ def animate_bfs_layers(start_or_goal: State, *, max_depth: int | None = None,
     depth = len(layers) - 1
     labels = [f"depth {d} of {depth}" for d in range(len(frames))] \
         if len(frames) == len(layers) else None
-    return Animation(frames, interval, title, size, info=info, labels=labels)
+    totals = [sum(sizes[:d + 1]) for d in range(len(sizes))]
+    alts = [f"{title}, depth {d} of {depth}: {new_states(n)}, {totals[d]:,} in all"
+            + (" (stopped: state budget)" if cut and d == depth else "")
+            for d, n in enumerate(sizes)]
+    description = (f"Breadth-first search from {origin} of the {rows}×{cols} puzzle, "
+                   f"{depth} layers. New states per depth, from depth 0: "
+                   f"{', '.join(f'{n:,}' for n in sizes)}; {totals[-1]:,} states in all"
+                   + (", stopped by the state budget." if cut else "."))
+    return Animation(frames, interval, title, size, info=info, labels=labels,
+                     alts=alts if len(frames) == len(layers) else None,
+                     description=description)
 
 
 def new_states(n: int) -> str:

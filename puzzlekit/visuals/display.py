@@ -196,11 +196,33 @@ def _tile_colour(v: object, colours: dict[int, str]) -> str | None:
     return None
 
 
+def cell_words(v: object) -> str:
+    """A cell as a screen reader says it: the tile's number, "blank" for the blank."""
+    return "blank" if v == 0 else ("grey" if v == "" else str(v))
+
+
+def board_words(values: Sequence[Sequence[object]]) -> str:
+    """A board in words, row by row: "row 1: 8, blank, 6; row 2: 5, 4, 7; ..."."""
+    return "; ".join(f"row {r}: " + ", ".join(cell_words(v) for v in row)
+                     for r, row in enumerate(values, 1))
+
+
+def board_label(values: Sequence[Sequence[object]], what: str = "board") -> str:
+    """The accessible name of a drawn board: what it is, its shape, every cell in words."""
+    return f"{what}, {len(values)} by {len(values[0])}: {board_words(values)}"
+
+
 def _grid_table(values: Sequence[Sequence[object]], colours: dict[int, str], size: int, *,
                 marks: dict[tuple[int, int], list[str]] | None = None,
-                badges: dict[tuple[int, int], str] | None = None, label: str = "") -> str:
-    """The table of a grid of values (not necessarily a legal state: diffs show wrong ones)."""
-    marks, badges = marks or {}, badges or {}
+                badges: dict[tuple[int, int], str] | None = None, label: str = "",
+                notes: dict[tuple[int, int], str] | None = None) -> str:
+    """The table of a grid of values (not necessarily a legal state: diffs show wrong ones).
+
+    A screen reader gets a real table (rows and cells to walk) named `label`; the blank
+    cell is named "blank", and a cell with a badge or a note is named by its value and the
+    note in words (`notes`), the badge itself hidden from it.
+    """
+    marks, badges, notes = marks or {}, badges or {}, notes or {}
     n = max(len(str(v)) for row in values for v in row)
     font = round(size * (0.5 if n <= 2 else 0.4))
     out = []
@@ -214,20 +236,25 @@ def _grid_table(values: Sequence[Sequence[object]], colours: dict[int, str], siz
             classes = ["pk-cell", *kind.split(), *marks.get((r, c), [])]
             badge = badges.get((r, c))
             content = ("" if v == 0 else _html.escape(str(v))) + (
-                tag("span", ["pk-badge"], _html.escape(badge)) if badge else "")
+                tag("span", ["pk-badge"], _html.escape(badge), attrs=' aria-hidden="true"')
+                if badge else "")
+            note = notes.get((r, c))
+            name = (f"{cell_words(v)}, {note}" if note else
+                    cell_words(v) if v == 0 or v == "" or badge else None)
             cells.append(tag("td", classes, content, background_color=bg, color=text_colour(bg),
                              width=f"{size}px", height=f"{size}px", min_width=f"{size}px",
-                             font_size=f"{font}px"))
+                             font_size=f"{font}px",
+                             attrs=f' aria-label="{_html.escape(name)}"' if name else ""))
         out.append("<tr>" + "".join(cells) + "</tr>")
+    attrs = f' role="table" aria-label="{_html.escape(label or board_label(values))}"'
     rows, cols = len(values), len(values[0])
-    attrs = f' role="img" aria-label="{_html.escape(label or f"{rows}×{cols} board")}"'
     return tag("table", ["pk-board", f"pk-{rows}x{cols}"], "".join(out), attrs=attrs)
 
 
 def _figure(inner: str, caption: str | None) -> str:
     """An HTML figure (``.pk-figure``): `inner` with `caption` under it."""
-    cap = tag("div", ["pk-caption"], _html.escape(caption)) if caption else ""
-    return tag("div", ["pk-figure"], inner + cap)
+    cap = tag("figcaption", ["pk-caption"], _html.escape(caption)) if caption else ""
+    return tag("figure", ["pk-figure"], inner + cap)
 
 
 def _check_side(S: State) -> None:
@@ -241,27 +268,39 @@ def _positions(S: State) -> dict[int, tuple[int, int]]:
     return {v: (r, c) for r, row in enumerate(S) for c, v in enumerate(row)}
 
 
-def _overlay(S: State, goal: State, overlay: str) -> tuple[dict, dict, str]:
-    """Marks, badges and caption that explain a heuristic on the board."""
+def _moves_from_home(d: int) -> str:
+    return f"{d} move{'s' * (d != 1)} from home"
+
+
+def _overlay(S: State, goal: State, overlay: str) -> tuple[dict, dict, str, dict]:
+    """Marks, badges, caption and the cells' notes in words that explain a heuristic on
+    the board."""
     where = _positions(S)
+    dist = tile_distances(S, goal)
     if overlay == "misplaced":
         h = hamming(S, goal)
-        marks = {where[t]: ["pk-misplaced"] for t, d in tile_distances(S, goal).items() if d}
+        marks = {where[t]: ["pk-misplaced"] for t, d in dist.items() if d}
         badges = {cell: "✗" for cell in marks}
-        return marks, badges, f"misplaced tiles (Hamming) = {h}: the outlined tiles"
+        notes = {cell: "misplaced" for cell in marks}
+        return marks, badges, f"misplaced tiles (Hamming) = {h}: the outlined tiles", notes
     if overlay == "manhattan":
-        dist = tile_distances(S, goal)
         badges = {where[t]: str(d) for t, d in dist.items() if d}
+        notes = {where[t]: _moves_from_home(d) for t, d in dist.items() if d}
         return {}, badges, (f"Manhattan distance = {manhattan(S, goal)}: each number is one "
-                            "tile's row + column distance from home")
+                            "tile's row + column distance from home"), notes
     if overlay == "linear_conflict":
         pairs = conflict_pairs(S, goal)
         md, lc = manhattan(S, goal), linear_conflict(S, goal)
         marks = {where[t]: ["pk-conflict"] for pair in pairs for t in pair}
-        badges = {where[t]: str(d) for t, d in tile_distances(S, goal).items() if d}
+        badges = {where[t]: str(d) for t, d in dist.items() if d}
+        notes = {where[t]: _moves_from_home(d) for t, d in dist.items() if d}
+        for a, b in pairs:
+            for t, other in ((a, b), (b, a)):
+                notes[where[t]] = ", ".join(x for x in (notes.get(where[t]),
+                                                        f"reversed with {other}") if x)
         shown = ", ".join(f"{a}↔{b}" for a, b in pairs) or "none"
         return marks, badges, (f"linear conflict = {lc} = Manhattan {md} + {lc - md}; "
-                               f"reversed pairs in their goal line: {shown}")
+                               f"reversed pairs in their goal line: {shown}"), notes
     raise PuzzleError(f"unknown overlay {overlay!r}; choose from {', '.join(OVERLAYS)}")
 
 
@@ -298,12 +337,14 @@ def board_html(state: State, goal: State | None = None, *, cell_size: int | None
     _check_side(S)
     g = resolve_goal(S, goal)
     rows, cols = shape(S)
-    marks, badges, caption = ({}, {}, None) if overlay is None else _overlay(S, g, overlay)
+    marks, badges, caption, notes = (({}, {}, None, {}) if overlay is None
+                                     else _overlay(S, g, overlay))
     for cell, cls in _highlight_marks(S, highlight).items():
         marks.setdefault(cell, []).extend(cls)
-    table = _grid_table(S, tile_colours(g), _cell_size(rows, cols, cell_size), marks=marks,
-                        badges=badges, label=" / ".join(" ".join(map(str, r)) for r in S))
+        notes[cell] = ", ".join(x for x in (notes.get(cell), "outlined") if x)
     text = " · ".join(x for x in (title, caption) if x) or None
+    table = _grid_table(S, tile_colours(g), _cell_size(rows, cols, cell_size), marks=marks,
+                        badges=badges, notes=notes, label=board_label(S, text or "board"))
     return _figure(table, text)
 
 
@@ -351,12 +392,27 @@ def _letters(states: list[State], moves: str | None) -> list[str | None]:
     return list(letters)
 
 
+BLANK_GOES = {"U": "up", "D": "down", "L": "left", "R": "right"}
+
+
 def _move_html(letter: str | None) -> str:
+    """The mark between two boards of a path; hidden from screen readers, since the
+    board after it says the move in words (`_step_name`)."""
     if letter is None:
         return tag("div", ["pk-move", "pk-jump"], "?",
-                   attrs=' title="these two states are not one move apart"')
+                   attrs=' title="these two states are not one move apart" aria-hidden="true"')
     return tag("div", ["pk-move"], f"{ARROWS[letter]}<br>{letter}",
-               attrs=f' title="the blank moves {dict(U="up", D="down", L="left", R="right")[letter]}"')
+               attrs=f' title="the blank moves {BLANK_GOES[letter]}" aria-hidden="true"')
+
+
+def _step_name(i: int, n: int, letter: str | None, is_goal: bool) -> str:
+    """What board `i` of a path of `n` moves is, in words (the start, or the move that led
+    to it, where the blank went)."""
+    if i == 0:
+        return f"start of {n} move{'s' * (n != 1)}"
+    move = (f"after move {i} of {n}, blank {BLANK_GOES[letter]} ({letter})" if letter
+            else f"board {i} of {n}, not one move from the board before")
+    return move + (", the goal" if is_goal else "")
 
 
 def path_html(path: Sequence[State], moves: str | None = None, per_row: int | None = None, *,
@@ -377,9 +433,11 @@ def path_html(path: Sequence[State], moves: str | None = None, per_row: int | No
                       max(16, _cell_size(rows, cols, None) * 2 // 3))
     colours = tile_colours(g)
     items = []
+    n = len(states) - 1
     for i, S in enumerate(states):
         step = "start" if i == 0 else (f"{i} · goal" if S == g else str(i))
-        board = _figure(_grid_table(S, colours, size), step)
+        name = _step_name(i, n, letters[i - 1] if i else None, S == g)
+        board = _figure(_grid_table(S, colours, size, label=board_label(S, name)), step)
         move = _move_html(letters[i - 1]) if i else ""
         items.append(tag("div", ["pk-row"], move + board))  # a letter never ends a line
     if per_row is None:
@@ -465,8 +523,16 @@ def diff_from(E: State, G: list[list[object]] | None, *, got_text: str | None = 
     else:
         cells = {(int(r), int(c)) for r, c in differ
                  if same_shape and 0 <= int(r) < rows and 0 <= int(c) < cols}
-    marks = {cell: ["pk-diff"] for cell in cells}
-    left = _figure(_grid_table(E, colours, size, marks=marks), labels[0])
+    marks = {cell: ["pk-diff"] for cell in sorted(cells)}
+    # in words, for a screen reader: which cells differ, what was expected, what came
+    ours = {cell: f"differs, got {cell_words(G[cell[0]][cell[1]])}"  # type: ignore[index]
+            for cell in marks}
+    theirs = {cell: f"differs, expected {cell_words(E[cell[0]][cell[1]])}" for cell in marks}
+    said = "; ".join(f"row {r + 1} column {c + 1}: expected "
+                     f"{cell_words(E[r][c])}, got {cell_words(G[r][c])}"  # type: ignore[index]
+                     for r, c in marks)
+    left = _figure(_grid_table(E, colours, size, marks=marks, notes=ours,
+                               label=board_label(E, labels[0])), labels[0])
     if G is None:
         caption = (f"{labels[1]}: None, nothing (a missing return?)" if got_kind == "None"
                    else f"{labels[1]}: not a board ({got_kind})")
@@ -481,7 +547,10 @@ def diff_from(E: State, G: list[list[object]] | None, *, got_text: str | None = 
             notes.append("identical")
         if problem:
             notes.append(f"not a legal state: {problem}")
-        right = _figure(_grid_table(G, colours, size, marks=marks), " — ".join(notes))
+        heard = " — ".join(notes).replace("×", " by ")
+        label = f"{board_label(G, heard)}" + (f". Differences: {said}" if said else "")
+        right = _figure(_grid_table(G, colours, size, marks=marks, notes=theirs, label=label),
+                        " — ".join(notes))
     return tag("div", ["pk-diffview"], left + right)
 
 
@@ -554,11 +623,37 @@ def show_pattern(pattern: dict[int, int], goal: State, *, title: str | None = No
     on: dict[int, int] = {square: tile for tile, square in pattern.items()}
     grid: list[list[object]] = [[on.get(r * cols + c, "") for c in range(cols)]
                                 for r in range(rows)]
-    label = " / ".join(" ".join(str(v) if v != "" else "·" for v in row) for row in grid)
+    what = f"{title}: pattern" if title else "pattern"
     table = _grid_table(grid, tile_colours(g), _cell_size(rows, cols, cell_size),
-                        label=f"pattern tiles {label}")
+                        label=board_label(grid, what) + " (grey: another tile or the blank)")
     width = len(str(rows * cols - 1))
     text = "\n".join(" ".join(f"{v if v != '' else '·':>{width}}" for v in row)
                      for row in grid)
     bundle = kit_bundle("pattern", pattern=pattern, goal=g, title=title, cell_size=cell_size)
     return HTMLView(_figure(table, title), text + (f"\n{title}" if title else ""), bundle)
+
+
+# ----------------------------------------------------------------------------- charts
+
+def show_chart(fig: Any, alt: str, *, caption: str | None = None) -> HTMLView:
+    """A matplotlib figure as a PNG with its text alternative (`alt`: what the chart
+    shows, its numbers in words), which a plain figure output lacks; it shrinks to a
+    narrow screen. The figure is closed, so that pyplot does not show it a second time.
+    """
+    import base64
+    import io
+    if not isinstance(alt, str) or not alt.strip():
+        raise PuzzleError("a chart needs its text alternative: alt='what the chart shows'")
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", bbox_inches="tight")
+    try:
+        import matplotlib.pyplot as plt
+        plt.close(fig)
+    except ImportError:                                   # pragma: no cover
+        pass
+    data = base64.b64encode(buf.getvalue()).decode("ascii")
+    img = tag("img", ["pk-chart"], "",
+              attrs=f' src="data:image/png;base64,{data}" alt="{_html.escape(alt)}"'
+              ).replace("></img>", ">")
+    text = alt + (f"\n{caption}" if caption else "")
+    return HTMLView(_figure(img, caption), text)

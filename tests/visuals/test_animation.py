@@ -204,7 +204,7 @@ def test_the_players_counter_speaks_in_the_unit_of_the_frames():
     assert a.labels[0] == "start · 3 moves" and a.labels[1] == a.labels[2] == "move 1 of 3"
     html = a.to_html()
     assert re.search(r'class="pk-counter"[^>]*>start · 3 moves</span>', html)
-    assert '"move 3 of 3"' in html and "labels ? labels[i]" in html
+    assert '"move 3 of 3"' in html and "labels ? labels[f]" in html
     layers = pk.animate_bfs_layers(pk.goal_state(2, 3))
     assert layers.labels[0] == "depth 0 of 21" and layers.labels[-1] == "depth 21 of 21"
     plain = player_html([a.frames[0]])
@@ -212,3 +212,28 @@ def test_the_players_counter_speaks_in_the_unit_of_the_frames():
     assert "var labels = null" in plain
     with pytest.raises(pk.PuzzleError, match="2 labels for 1 frames"):
         player_html([a.frames[0]], labels=["a", "b"])
+
+
+def test_every_frame_says_what_it_shows_and_the_whole_animation_is_text_too():
+    """Alt text per frame (what a screen reader hears when stepping), the frames between
+    the moves (reduced motion shows only those), and the animation in words."""
+    import puzzlekit as pk
+    a = pk.animate_path(pk.goal_state(3), "UL", frames_per_move=3)
+    assert a.keys == [0, 3, 6] and len(a.alts) == len(a.frames) == 7
+    assert a.alts[0] == ("2-move solution, start: row 1: 1, 2, 3; row 2: 4, 5, 6; "
+                         "row 3: 7, 8, blank")
+    assert a.alts[1] == "move 1 of 2: tile 6 slides down"
+    assert a.alts[3] == ("move 1 of 2: tile 6 slides down; now row 1: 1, 2, 3; "
+                         "row 2: 4, 5, blank; row 3: 7, 8, 6")
+    assert "The blank goes U L; the tiles slide: 6 down, 5 right." in a.description
+    html = a.to_html()
+    assert "<details" in html and a.description in html
+    assert 'role="status" aria-live="polite"' in html
+    assert 'data-lm-suppress-shortcuts="true"' in html
+    names = re.findall(r'data-act="(\w+)" title="[^"]*"(?: aria-label="([^"]*)")?', html)
+    assert names == [("first", "go to the start"), ("prev", "step back"), ("play", ""),
+                     ("next", "step forward"), ("last", "go to the end")]
+    layers = pk.animate_bfs_layers(pk.goal_state(2, 3))
+    assert layers.keys is None and layers.alts[2] == (
+        "breadth-first layers of the 2×3 puzzle, depth 2 of 21: 3 new states, 6 in all")
+    assert "New states per depth, from depth 0: 1, 2, 3," in layers.description

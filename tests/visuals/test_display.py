@@ -136,7 +136,45 @@ def test_board_cells_follow_the_state(shape, seed):
 def test_title_and_aria_label():
     html = d.board_html(LECTURE_START, title="the lecture's start")
     assert "the lecture&#x27;s start" in html
-    assert 'aria-label="8 0 6 / 5 4 7 / 2 3 1"' in html
+    # a table a screen reader can walk, named with its caption and every cell in words
+    assert ('role="table" aria-label="the lecture&#x27;s start, 3 by 3: row 1: 8, blank, 6; '
+            'row 2: 5, 4, 7; row 3: 2, 3, 1"') in html
+    assert "<figcaption" in html
+    blank = Cells(html).cells[1]
+    assert "pk-blank" in blank["classes"] and blank["text"] == ""
+    assert ' aria-label="blank"' in html and "0," not in html.split("aria-label=")[1]
+
+
+def test_a_diff_says_which_cells_differ_in_words():
+    got = pk.apply_moves(pk.goal_state(3), "U")         # 6 and the blank swapped
+    html = d.diff_html(pk.goal_state(3), got)
+    assert ("Differences: row 2 column 3: expected 6, got blank; "
+            "row 3 column 3: expected blank, got 6") in html
+    expected, theirs = (Cells(part) for part in html.split("<table")[1:])
+    named = [dict(a)["aria-label"] for name, a in theirs.tags if name == "td"
+             and "aria-label" in dict(a)]
+    assert named == ["blank, differs, expected 6", "6, differs, expected blank"]
+    named = [dict(a)["aria-label"] for name, a in expected.tags if name == "td"
+             and "aria-label" in dict(a)]
+    assert named == ["6, differs, got blank", "blank, differs, got 6"]
+
+
+def test_overlays_say_their_badges_in_words():
+    html = d.board_html(((2, 1, 3), (5, 4, 6), (7, 8, 0)), overlay="linear_conflict")
+    names = [dict(a).get("aria-label") for name, a in Cells(html).tags if name == "td"]
+    assert names[:3] == ["2, 1 move from home, reversed with 1",
+                         "1, 1 move from home, reversed with 2", None]
+    assert names[-1] == "blank"
+    badges = [a for name, a in Cells(html).tags if "pk-badge" in a.get("class", "")]
+    assert badges and all(a.get("aria-hidden") == "true" for a in badges)
+
+
+def test_path_boards_say_the_move_that_led_to_them():
+    html = d.path_html(pk.moves_to_path(pk.goal_state(3), "UL"))
+    assert 'aria-label="after move 2 of 2, blank left (L), 3 by 3: row 1: 1, 2, 3; ' \
+           'row 2: 4, blank, 5; row 3: 7, 8, 6"' in html
+    marks = [a for name, a in Cells(html).tags if "pk-move" in a.get("class", "")]
+    assert len(marks) == 2 and all(a["aria-hidden"] == "true" for a in marks)
 
 
 def test_highlight_tiles_or_cells():
@@ -228,7 +266,9 @@ def test_diff_draws_illegal_or_misshapen_answers_too():
     assert "None, nothing (a missing return?)" in d.diff_html(LECTURE_START, None)
     assert "not a board (list)" in d.diff_html(LECTURE_START, [1, 2])
     assert "identical" in d.diff_html(LECTURE_START, LECTURE_START)
-    assert d.diff_html(LECTURE_GOAL, LECTURE_START, labels=("goal", "yours")).count("yours") == 1
+    # the label shows once (the caption), and names the board for a screen reader
+    labelled = d.diff_html(LECTURE_GOAL, LECTURE_START, labels=("goal", "yours"))
+    assert labelled.count(">yours") == 1 and 'aria-label="yours' in labelled
 
 
 # ----------------------------------------------------------------------------- no network, bad input
@@ -267,3 +307,15 @@ def test_display_does_not_import_heavy_libraries():
             "print(sorted(m for m in ('matplotlib', 'ipywidgets', 'IPython') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_a_chart_carries_its_text_alternative():
+    from matplotlib.figure import Figure
+    fig = Figure(figsize=(2, 1))
+    fig.add_subplot().bar([0, 1], [3, 5])
+    view = d.show_chart(fig, "bars: 0 has 3, 1 has 5", caption="a chart")
+    assert 'alt="bars: 0 has 3, 1 has 5"' in view.data and "<figcaption" in view.data
+    assert "max-width: 100%" in view.data and repr(view).startswith("bars: 0 has 3")
+    with pytest.raises(pk.PuzzleError, match="text alternative"):
+        d.show_chart(fig, " ")
+

@@ -3,6 +3,8 @@ and their static HTML fallback."""
 
 from __future__ import annotations
 
+import time
+
 import importlib.util
 
 import pytest
@@ -202,6 +204,35 @@ def test_the_solve_button_plays_a_solution_to_the_goal():
 
 
 @needs_display
+@needs_solver
+def test_the_hint_names_the_tile_and_where_it_slides():
+    board = PlayableBoard(state=((1, 2, 3), (4, 5, 6), (7, 0, 8)))
+    assert board.hint() == (2, 2)
+    assert board.message.value.startswith("<i>slide tile 8 left (outlined)")
+
+
+@needs_display
+@needs_solver
+def test_the_solve_button_turns_into_a_stop_button():
+    """The solution slides in a thread of its own; the same button (now "stop") stops it
+    after the move it is making, and the board stays where it stopped."""
+    board = PlayableBoard(state=state_at_depth(20, seed=3))
+    board._solve_or_stop(delay=0.2)
+    assert board.solving and board.buttons["solve"].description == "stop"
+    deadline = time.monotonic() + 30
+    while board.game.moves_made < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert board.click(0, 0) is False and "press stop first" in board.message.value
+    board.buttons["solve"].click()                       # stop
+    assert not board.solving and board.buttons["solve"].description == "solve"
+    made = board.game.moves_made
+    assert 2 <= made < 20 and not board.game.solved
+    assert f"stopped after move {made} of 20" in board.message.value
+    time.sleep(0.3)
+    assert board.game.moves_made == made                 # it stays stopped
+
+
+@needs_display
 def test_the_player_shows_the_board_of_each_step():
     from puzzlekit.visuals.display import board_html
     path = [goal_state(3)]
@@ -214,6 +245,7 @@ def test_the_player_shows_the_board_of_each_step():
     player.show_step(2)
     assert player.board.value == board_html(path[1], path[0])
     assert "move 2 of 3" in player.caption.value
+    assert "(blank right: tile 5 slides left)" in player.caption.value
     player.speed.value = 10
     assert player.play.interval == 100
     same = play_path(path[-1], "".join(player.letters), goal=path[0])
@@ -298,3 +330,20 @@ def test_a_played_board_wears_the_static_boards_frame_and_cells():
     board = widgets.PlayableBoard(3, state=((1, 2, 3), (4, 5, 6), (7, 0, 8)))
     assert board.grid.layout.border == widgets.BOARD_FRAME
     assert {b.layout.border for b in board.cells} == {widgets.TILE_BORDER}
+
+
+@pytest.mark.parametrize("rows, cols", [(r, c) for r in range(2, 13) for c in range(2, 13)
+                                        if abs(r - c) <= 1])
+def test_the_focus_ring_stands_out_3_to_1_from_every_tile(rows, cols):
+    """WCAG 2.1 non-text contrast for the focus ring: its black and white rings are each
+    3 px, and for every tile colour of every shape one of them reaches 3:1."""
+    import re
+
+    from puzzlekit.visuals import widgets
+    from puzzlekit.visuals.display import contrast_ratio, tile_colours
+    widths = re.findall(r"outline: (\d+)px solid #000000", widgets.FOCUS_CSS)
+    assert widths and all(int(w) >= 2 for w in widths)
+    assert "inset 0 0 0 6px #ffffff" in widgets.FOCUS_CSS
+    worst = min(max(contrast_ratio("#000000", c), contrast_ratio("#ffffff", c))
+                for c in tile_colours(goal_state(rows, cols)).values())
+    assert worst >= 3.0

@@ -70,7 +70,7 @@ CSS_PROPERTIES = frozenset("""background-color border border-bottom border-colla
     min-width outline outline-offset overflow padding padding-bottom padding-left
     padding-right padding-top text-align text-decoration text-indent vertical-align
     white-space width word-break position top right bottom left opacity
-    list-style-type""".split())
+    list-style-type box-sizing overflow-wrap""".split())
 #: values some properties may not take (an output may not leave its own box)
 CSS_FORBIDDEN_VALUES = {"position": {"fixed", "sticky"}, "display": {"contents"}}
 CSS_FUNCTIONS = frozenset({"rgb", "rgba", "hsl", "hsla", "calc"})
@@ -416,11 +416,14 @@ def _render_frames(b: Mapping[str, Any]) -> str:
     w, h = (_int(round(v) if isinstance(v, float) else v, "size", 0, 10_000)
             for v in size)
     dims = f' width="{w}" height="{h}"' if w and h else ""
+    from ...visuals.animation import as_text
+    alt = _text(b.get("alt"), "alt", 20_000) or title or "animation"
+    description = _text(b.get("description"), "description", 200_000) or ""
     img = tag("img", ["pk-frame"], "", attrs=f' src="data:image/png;base64,{first}"{dims} '
-                                             f'alt="{_html.escape(title or "animation")}"')
+                                             f'alt="{_html.escape(alt)}"')
     caption = tag("div", ["pk-caption"], _html.escape(title), margin="0 auto 2px auto") \
         if title else ""
-    return tag("div", ["pk-player"], caption + img)
+    return tag("div", ["pk-player"], caption + img + as_text(title or "animation", description))
 
 
 def _render_layers(b: Mapping[str, Any]) -> str:
