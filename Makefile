@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab test bench venv clean exchange
+.PHONY: lab test check bench venv clean exchange
 
 # JupyterLab as the course wants it for everyone who uses this environment: no pop-up
 # asking about Jupyter news over the first test output, no update check (overrides.json
@@ -57,6 +57,20 @@ TEST_WORKERS ?= auto
 XDIST := $(if $(filter 0,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist loadscope --no-loadscope-reorder)
 test: $(STAMP) $(LAB_OVERRIDES)
 	$(PY) -m pytest $(XDIST) $(PYTEST_ARGS)
+
+# the quick loop for everyday work (about a minute on 2 cores): types, the wings' order, and
+# the unit tests of the puzzle, the engine, the visuals, grading and the course's plain
+# functions; nothing that starts nbgrader, a browser, a kernel behind the wall or a hub.
+# `make test` stays the whole suite (the README's command, and CI's).
+CHECK_TESTS := tests/test_layers.py tests/test_registry.py tests/test_old_paths.py \
+	tests/test_types.py tests/test_smoke.py tests/puzzle tests/engine tests/grading \
+	tests/visuals/test_display.py tests/visuals/test_animation.py \
+	tests/visuals/test_widgets.py tests/visuals/test_pattern_board.py \
+	tests/course/test_class_grading_jobs.py tests/course/test_integrity.py \
+	tests/autograder/test_sanitize.py
+check: $(STAMP)
+	$(PY) -m pytest $(XDIST) -m "not slow and not browser and not nbgrader" \
+		--durations=5 $(CHECK_TESTS) $(PYTEST_ARGS)
 
 bench: $(STAMP)
 	$(PY) -m benchmarks

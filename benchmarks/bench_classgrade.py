@@ -31,7 +31,7 @@ WORKERS = 2
 
 
 def _students(n: int) -> dict[str, Any]:
-    sys.path.insert(0, str(REPO / "tests" / "course"))
+    sys.path.insert(0, str(REPO / "tests" / "simulated_class"))
     import classgrade_course as cc
     pool = cc.simulated(ASSIGNMENT)
     names = sorted(pool)

@@ -18,7 +18,7 @@ from puzzlekit.autograder.grader.autograde import with_walled_execute
 from puzzlekit.course.course_setup import course_settings, environment_first_on_path, repair_gradebook
 from puzzlekit.errors import PuzzleError
 from puzzlekit.course.feedback import StripHiddenTests
-from puzzlekit.feedback_page import configure as configure_feedback_page
+from puzzlekit.course.feedback_page import configure as configure_feedback_page
 from puzzlekit.course.late import LateNote
 from puzzlekit.autograder.grader.plainfiles import guard_autograde_copies
 from puzzlekit.course.quiet import filter_nbgraders_warnings, with_quiet_overwrite
@@ -143,7 +143,7 @@ c.GenerateFeedback.preprocessors = [GetGrades, StripHiddenTests, LateNote,
 # feedback template extended by the course's (puzzlekit/templates/puzzlekit_feedback: the
 # page's language, links that read and are underlined, code and traceback colours of 4.5:1
 # and more, lines wrapped instead of scrolled sideways), for the command and the
-# formgrader's button alike (puzzlekit.feedback_page).
+# formgrader's button alike (puzzlekit.course.feedback_page).
 configure_feedback_page(c)
 
 # Outputs are data, never code (docs/instructors.md, "The wall"): the autograde steps above

@@ -45,12 +45,12 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from .engine.heuristic_choice import HEURISTIC_NAMES
+from .engine.solver import ALGORITHMS, solve
 from .errors import PuzzleError, SearchLimitReached, Unsolvable
 from .puzzle.formats import board_text, read_board
-from .engine.heuristic_choice import HEURISTIC_NAMES
 from .puzzle.moves import check_solution
 from .puzzle.scrambles import scramble
-from .engine.solver import ALGORITHMS, solve
 from .puzzle.text import board_str
 
 EXIT_OK, EXIT_WRONG, EXIT_BAD_INPUT, EXIT_BUDGET = 0, 1, 2, 3

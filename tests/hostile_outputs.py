@@ -18,8 +18,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import puzzlekit
 from active_content import active_content
+
+import puzzlekit
 
 #: the kit under test (so that the same file can be run against an older checkout)
 REPO = Path(puzzlekit.__file__).resolve().parents[1]

@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from browser_support import REPO, answers, free_port, require_chromium, stop_group
 
 CLASS_ENV = Path(os.environ.get("PUZZLEKIT_HUB_TEST_ENV", "/opt/puzzlekit-hub-test"))

@@ -15,10 +15,21 @@ import re
 import time
 
 import pytest
-
-from browser_support import (ACTIVE_CELL, ALL_CELLS_RAN, REPO, chromium, copy_notebook, execute,
-                             jupyter_lab, offline, require_chromium, screenshot,
-                             slide_by_arrow_key, slide_by_click, tiles)
+from browser_support import (
+    ACTIVE_CELL,
+    ALL_CELLS_RAN,
+    REPO,
+    chromium,
+    copy_notebook,
+    execute,
+    jupyter_lab,
+    offline,
+    require_chromium,
+    screenshot,
+    slide_by_arrow_key,
+    slide_by_click,
+    tiles,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

@@ -15,10 +15,19 @@ import time
 import urllib.request
 
 import pytest
-
-from browser_support import (ACTIVE_CELL, ALL_CELLS_RAN, REPO, chromium, copy_notebook,
-                             jupyter_notebook, require_chromium, screenshot, slide_by_arrow_key,
-                             slide_by_click, tiles)
+from browser_support import (
+    ACTIVE_CELL,
+    ALL_CELLS_RAN,
+    REPO,
+    chromium,
+    copy_notebook,
+    jupyter_notebook,
+    require_chromium,
+    screenshot,
+    slide_by_arrow_key,
+    slide_by_click,
+    tiles,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

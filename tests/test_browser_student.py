@@ -17,7 +17,6 @@ import shutil
 from pathlib import Path
 
 import pytest
-
 from browser_support import REPO, chromium, jupyter_lab, require_chromium, screenshot
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.nbgrader]

@@ -21,10 +21,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from browser_support import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, REPO
-from hub_support import (Hub, UserSession, as_user, class_hub, login,
-                         require_hub_machine, start_login, wait_for_lab)
+from hub_support import (
+    Hub,
+    UserSession,
+    as_user,
+    class_hub,
+    login,
+    require_hub_machine,
+    start_login,
+    wait_for_lab,
+)
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.nbgrader]
 
@@ -71,7 +78,7 @@ def write_timings() -> None:
 
 def load_students_01() -> dict[str, dict[str, str]]:
     spec = importlib.util.spec_from_file_location(
-        "students_01", REPO / "tests" / "course" / "students_01.py")
+        "students_01", REPO / "tests" / "simulated_class" / "students_01.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)  # type: ignore[union-attr]
     return module.STUDENTS
@@ -547,8 +554,9 @@ def test_kubernetes_values_fit_the_charts_schema() -> None:
 def test_kubernetes_hook_gives_each_person_their_uid_and_role() -> None:
     """The hub.extraConfig hook, run with a stand-in spawner: distinct uids, the role's
     config, and the same uid formula as the collect that checks owners."""
-    import yaml
     from types import SimpleNamespace
+
+    import yaml
     values = yaml.safe_load((K8S / "values.yaml").read_text())
     code = values["hub"]["extraConfig"]["puzzlekit-people"]
     c = SimpleNamespace(KubeSpawner=SimpleNamespace())
@@ -608,6 +616,7 @@ def test_the_user_images_environment_resolves() -> None:
     for Python 3.11, with the kit: pip's resolver as a dry run of the image's environment."""
     import subprocess
     import sys
+
     import yaml
     env = yaml.safe_load((REPO / "environment.yml").read_text())
     deps = [d for d in env["dependencies"] if isinstance(d, str)

@@ -35,10 +35,11 @@ def test_the_removal_date_has_not_passed():
 
 def test_a_course_config_naming_an_old_class_still_loads_it():
     from traitlets.utils.importstring import import_item
+
     from puzzlekit.autograder.grader.autograde import WalledExecute
     assert import_item("puzzlekit.autograde.WalledExecute") is WalledExecute
-    from puzzlekit.late import PerDayPenalty                     # noqa: F401
-    from puzzlekit.diagnose import diagnose_move                 # noqa: F401
+    from puzzlekit.diagnose import diagnose_move  # noqa: F401
+    from puzzlekit.late import PerDayPenalty  # noqa: F401
 
 
 def test_an_old_kernel_spec_still_starts_the_wall():

@@ -239,7 +239,7 @@ def test_setuptools_ships_the_modules_and_style_css(tmp_path):
     built = {p.relative_to(tmp_path / "lib").as_posix()
              for p in (tmp_path / "lib").rglob("*") if p.is_file()}
     assert {"puzzlekit/style.css", "puzzlekit/py.typed", "puzzlekit/__main__.py"} <= built
-    # the course's feedback template (puzzlekit.feedback_page) ships too
+    # the course's feedback template (puzzlekit.course.feedback_page) ships too
     assert {"puzzlekit/templates/puzzlekit_feedback/index.html.j2",
             "puzzlekit/templates/puzzlekit_feedback/conf.json"} <= built
     assert {f"puzzlekit/{m}.py" for m in modules()} <= built

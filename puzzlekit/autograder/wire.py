@@ -250,7 +250,7 @@ def _from_array(x: list[Any], left: list[int]) -> Any:
         data = base64.b64decode(x[3], validate=True)
     except ValueError:
         raise WireError("an array's data must be base64 text") from None
-    import numpy as np      # only now: an array is on the wire
+    import numpy as np  # only now: an array is on the wire
     dtype = np.dtype(x[1])
     if len(data) != count * dtype.itemsize:
         raise WireError("an array's data does not match its shape")

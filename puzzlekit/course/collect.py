@@ -34,8 +34,15 @@ from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.exchange.default.collect import ExchangeCollect, groupby
 from nbgrader.utils import check_mode
 
-from ..autograder.grader.plainfiles import (Dropped, Refused, copy_plain_tree, hashed_uid, report_line, user_uid,
-                         walk_plain)
+from ..autograder.grader.plainfiles import (
+    Dropped,
+    Refused,
+    copy_plain_tree,
+    hashed_uid,
+    report_line,
+    user_uid,
+    walk_plain,
+)
 
 
 def owner_of(path: str) -> str:

@@ -60,6 +60,7 @@ from typing import Any
 
 from ..errors import PuzzleError
 
+
 @dataclass
 class StudentMarks:
     """One student of the roster and their mark (None: no submission) per assignment."""

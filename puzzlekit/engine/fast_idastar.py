@@ -21,13 +21,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ..puzzle.board import Flat, unflatten, validate_state
 from ..errors import PuzzleError, SearchStats, Unsolvable
+from ..puzzle.board import Flat, unflatten, validate_state
 from ..puzzle.geometry import grid
+from ..puzzle.solvability import parity_report
 from .pdb import MAX_CELLS, TABLE_SETS, Databases, Frame, databases, frame, table_set
 from .problem import Budget
 from .progress import make_reporter
-from ..puzzle.solvability import parity_report
 
 Moves = list[Any]     #: ``(square, *table deltas, onward moves)`` entries, see `_children`
 

@@ -15,11 +15,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..puzzle.board import Flat, State, flatten, shape, unflatten
 from ..errors import PuzzleError
+from ..puzzle.board import Flat, State, flatten, shape, unflatten
+from ..puzzle.heuristics import (
+    FlatHeuristic,
+    flat_heuristic,
+    hamming,
+    linear_conflict,
+    manhattan,
+    of_state,
+)
 from .fast_idastar import search_manhattan, search_pdb
-from ..puzzle.heuristics import (FlatHeuristic, flat_heuristic, hamming, linear_conflict, manhattan,
-                         of_state)
 from .pdb import flat_pdb_heuristic
 
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from collections import deque
 
-from ..puzzle.board import State, flatten, resolve_goal, shape, validate_state
 from ..errors import PuzzleError, Unsolvable
+from ..puzzle.board import State, flatten, resolve_goal, shape, validate_state
 from ..puzzle.geometry import INVERSE, grid, slide
 from ..puzzle.solvability import parity_report
 

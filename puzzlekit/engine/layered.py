@@ -14,11 +14,11 @@ import warnings
 from collections.abc import Callable, Hashable, Iterable
 from typing import Any
 
-from ..puzzle.board import State, flatten, shape, unflatten, validate_state
 from ..errors import PuzzleError, Unsolvable
+from ..puzzle.board import State, flatten, shape, unflatten, validate_state
 from ..puzzle.lecture import nextStates
-from .problem import MAX_NODES_STORED, Budget, FlatProblem, GenericProblem, Problem
 from ..puzzle.solvability import parity_report
+from .problem import MAX_NODES_STORED, Budget, FlatProblem, GenericProblem, Problem
 from .uninformed import bfs
 
 

@@ -59,8 +59,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..puzzle.board import Flat, State, flatten, shape, validate_state
 from ..errors import PuzzleError
+from ..puzzle.board import Flat, State, flatten, shape, validate_state
 from ..puzzle.geometry import grid
 from ..puzzle.heuristics import FlatHeuristic
 from .progress import ProgressEvent, Reporter, make_reporter

@@ -14,17 +14,23 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..puzzle.board import State, flatten, goal_for, shape, unflatten
 from ..errors import PuzzleError, SearchLimitReached, Unsolvable
+from ..puzzle.board import State, flatten, goal_for, shape, unflatten
 from ..puzzle.formats import as_state
+from ..puzzle.moves import moves_to_path, normalize_moves, path_to_moves
+from ..puzzle.solvability import parity_report
 from .heuristic_choice import resolve_heuristic
 from .informed import best_first, idastar
 from .large import line_by_line
-from ..puzzle.moves import moves_to_path, normalize_moves, path_to_moves
-from .problem import (MAX_NODES_DEPTH_FIRST, MAX_NODES_STORED, Budget, FlatProblem,
-                      GenericProblem, Problem)
+from .problem import (
+    MAX_NODES_DEPTH_FIRST,
+    MAX_NODES_STORED,
+    Budget,
+    FlatProblem,
+    GenericProblem,
+    Problem,
+)
 from .progress import make_reporter
-from ..puzzle.solvability import parity_report
 from .uninformed import bfs, bidirectional, dfs, dls, iddfs
 
 

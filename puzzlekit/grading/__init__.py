@@ -23,28 +23,27 @@ import linecache
 import pprint
 import re
 import reprlib
-import textwrap
 import signal
 import sys
+import textwrap
 import threading
 import types
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
 
 from .. import registry
-
-from ..puzzle.board import State, flatten
 from ..context import in_notebook
-from .diagnose import diagnose_move, diagnose_neighbours, diagnose_path, diagnose_search
-from ..visuals.display import board_html, diff_html
 from ..errors import PuzzleError
+from ..puzzle.board import State, flatten
 from ..puzzle.formats import as_state
 from ..puzzle.heuristics import manhattan
-from .instrument import ExpansionLimit, Recorder, counted
-from .session import KernelStopped, current_judge
-from .messages import NO_RETURN, PartlyRight, install, note, notes, partly, passed, summary
 from ..puzzle.moves import check_solution, moves_to_path
 from ..puzzle.text import board_str
+from ..visuals.display import board_html, diff_html
+from .diagnose import diagnose_move, diagnose_neighbours, diagnose_path, diagnose_search
+from .instrument import ExpansionLimit, Recorder, counted
+from .messages import NO_RETURN, PartlyRight, install, note, notes, partly, passed, summary
+from .session import KernelStopped, current_judge
 
 T = TypeVar("T")
 

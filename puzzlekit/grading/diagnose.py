@@ -34,9 +34,9 @@ from typing import Literal
 from ..puzzle.board import State, goal_state, shape
 from ..puzzle.exact import distances_from
 from ..puzzle.heuristics import conflict_pairs, hamming, manhattan
-from .instrument import Record
 from ..puzzle.moves import check_solution, path_to_moves
 from ..puzzle.scrambles import shuffle_pos
+from .instrument import Record
 
 #: The blank's step (row, column) for each move letter (letters say where the blank goes).
 STEP = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}

@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from functools import lru_cache
 
-from .board import Flat, State, flatten, shape, validate_state
 from ..errors import PuzzleError
+from .board import Flat, State, flatten, shape, validate_state
 from .geometry import grid, slide
 
 MAX_CELLS = 9

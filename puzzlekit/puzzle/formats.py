@@ -13,8 +13,8 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from .board import State, flatten, shape, unflatten, validate_state
 from ..errors import PuzzleError
+from .board import State, flatten, shape, unflatten, validate_state
 
 
 def _is_blank_token(x: object) -> bool:

@@ -17,8 +17,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .board import Flat, State, flatten, resolve_goal, shape, unflatten, validate_state
 from ..errors import PuzzleError
+from .board import Flat, State, flatten, resolve_goal, shape, unflatten, validate_state
 from .exact import distance_table
 from .geometry import grid, slide
 

@@ -11,8 +11,8 @@ from functools import lru_cache
 from operator import itemgetter
 from typing import Any, TypeAlias
 
-from .board import State
 from ..errors import PuzzleError
+from .board import State
 
 
 def findZero(S: State) -> tuple[int, int]:

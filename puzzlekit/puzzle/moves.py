@@ -16,8 +16,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import cast
 
-from .board import State, flatten, resolve_goal, shape, unflatten, validate_state
 from ..errors import PuzzleError
+from .board import State, flatten, resolve_goal, shape, unflatten, validate_state
 from .geometry import LETTERS, grid, slide
 
 #: The lecture function that makes each blank move.

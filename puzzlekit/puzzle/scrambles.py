@@ -8,8 +8,8 @@ from contextvars import ContextVar
 from functools import lru_cache
 from typing import Any
 
-from .board import State, flatten, goal_state, shape, unflatten, validate_state
 from ..errors import PuzzleError
+from .board import State, flatten, goal_state, shape, unflatten, validate_state
 from .exact import distance_table
 from .geometry import INVERSE, grid, slide
 from .solvability import is_solvable

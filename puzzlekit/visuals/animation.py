@@ -28,14 +28,28 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..puzzle.board import Flat, State, flatten, goal_state, shape, unflatten, validate_state
 from ..context import under_autograder
-from .display import (BLANK_GOES, KIT_MIME, HTMLView, _hex, _mix, _path_states, _rgb,
-                      board_html, board_words, fresh_id, kit_bundle, path_html, tag,
-                      text_colour, tile_colours)
 from ..errors import PuzzleError
+from ..puzzle.board import Flat, State, flatten, goal_state, shape, unflatten, validate_state
 from ..puzzle.geometry import INVERSE, grid, slide
 from ..puzzle.moves import move_between, moves_to_path, normalize_moves
+from .display import (
+    BLANK_GOES,
+    KIT_MIME,
+    HTMLView,
+    _hex,
+    _mix,
+    _path_states,
+    _rgb,
+    board_html,
+    board_words,
+    fresh_id,
+    kit_bundle,
+    path_html,
+    tag,
+    text_colour,
+    tile_colours,
+)
 
 DPI = 72
 BFS_MAX_STATES = 400_000      #: a BFS animation stops growing layers beyond this many states
@@ -266,8 +280,8 @@ def player_html(frames: Sequence[bytes], *, interval: int = 200, title: str = ""
 def _agg_figure(width_px: float, height_px: float) -> Any:
     """A blank matplotlib Figure of that many pixels, drawn off-screen (Agg) for frames."""
     import matplotlib
-    from matplotlib.figure import Figure
     from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
     matplotlib.rcParams["font.family"] = "DejaVu Sans"
     fig = Figure(figsize=(width_px / DPI, height_px / DPI), dpi=DPI, facecolor="white")
     FigureCanvasAgg(fig)

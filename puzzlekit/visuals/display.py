@@ -27,8 +27,8 @@ from importlib import resources
 from itertools import count
 from typing import Any
 
-from ..puzzle.board import State, flatten, resolve_goal, shape, validate_state
 from ..errors import PuzzleError
+from ..puzzle.board import State, flatten, resolve_goal, shape, validate_state
 from ..puzzle.heuristics import conflict_pairs, hamming, linear_conflict, manhattan, tile_distances
 from ..puzzle.moves import move_between, normalize_moves
 from ..puzzle.text import board_str, path_str

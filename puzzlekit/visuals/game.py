@@ -11,14 +11,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..puzzle.board import State, flatten, goal_state, resolve_goal, shape, validate_state
+from ..engine.solver import solve
 from ..errors import PuzzleError, SearchLimitReached, Unsolvable
+from ..puzzle.board import State, flatten, goal_state, resolve_goal, shape, validate_state
 from ..puzzle.geometry import INVERSE, grid
 from ..puzzle.heuristics import manhattan
 from ..puzzle.moves import moves_to_path, path_to_moves
 from ..puzzle.scrambles import random_walk
 from ..puzzle.solvability import is_solvable
-from ..engine.solver import solve
 
 __all__ = ["Game", "Plan", "plan_solution", "OPTIMAL_TIME_LIMIT"]
 

@@ -18,14 +18,21 @@ from typing import Any
 
 import ipywidgets as W
 
-from .animation import _path_input
-from ..puzzle.board import State, flatten, resolve_goal
 from ..context import under_autograder
-from .display import (BLANK_GOES, KIT_MIME, board_html, kit_bundle, path_html, text_colour,
-                      tile_colours)
+from ..puzzle.board import State, flatten, resolve_goal
 from ..puzzle.geometry import INVERSE
-from .game import Game
 from ..puzzle.text import board_str
+from .animation import _path_input
+from .display import (
+    BLANK_GOES,
+    KIT_MIME,
+    board_html,
+    kit_bundle,
+    path_html,
+    text_colour,
+    tile_colours,
+)
+from .game import Game
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 STRIP_MAX = 60             #: a player's static picture shows paths up to this long as a strip

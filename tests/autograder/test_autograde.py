@@ -13,8 +13,12 @@ pytest.importorskip("nbgrader")
 
 from walled_notebooks import errors, notebook, run  # noqa: E402,F401
 
-from puzzlekit.autograder.grader.autograde import (KERNEL_DIED, KERNEL_HUNG, WalledExecute,  # noqa: E402
-                                 with_walled_execute)
+from puzzlekit.autograder.grader.autograde import (  # noqa: E402
+    KERNEL_DIED,
+    KERNEL_HUNG,
+    WalledExecute,
+    with_walled_execute,
+)
 
 pytestmark = pytest.mark.nbgrader
 
@@ -55,7 +59,10 @@ def test_the_judge_can_be_switched_off(run):
 
 def test_the_preprocessor_list_gets_the_walled_executor():
     from nbgrader.preprocessors import Execute
-    from puzzlekit.autograder.grader.sanitize import SanitizeOutputs   # outputs made inert right after it
+
+    from puzzlekit.autograder.grader.sanitize import (
+        SanitizeOutputs,  # outputs made inert right after it
+    )
     assert with_walled_execute([int, Execute, str]) == [int, WalledExecute, SanitizeOutputs,
                                                          str]
 

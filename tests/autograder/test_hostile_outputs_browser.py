@@ -26,11 +26,17 @@ import json
 import time
 
 import pytest
-
 from active_content import runnable
 from browser_support import chromium, jupyter_lab, offline, require_chromium
-from hostile_outputs import (A1, ARTIFACTS, MARK, assert_data_only, grades, make_course,
-                             submission_id)
+from hostile_outputs import (
+    A1,
+    ARTIFACTS,
+    MARK,
+    assert_data_only,
+    grades,
+    make_course,
+    submission_id,
+)
 
 pytest.importorskip("nbgrader")
 pytestmark = [pytest.mark.nbgrader, pytest.mark.browser, pytest.mark.slow]

@@ -12,9 +12,9 @@ import sys
 
 import nbformat
 import pytest
-
 from active_content import runnable
 from hostile_outputs import A1, MARK, REPO, assert_data_only, grades, make_course
+
 from puzzlekit.visuals.display import KIT_MIME
 
 pytest.importorskip("nbgrader")

@@ -19,9 +19,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import puzzlekit
-from puzzlekit.autograder.kernel import agent
 from puzzlekit.autograder import wire
-from puzzlekit.autograder.grader.judge import Judge, KernelFault, Remote, RemoteFunction, bound_names
+from puzzlekit.autograder.grader.judge import (
+    Judge,
+    KernelFault,
+    Remote,
+    RemoteFunction,
+    bound_names,
+)
+from puzzlekit.autograder.kernel import agent
 from puzzlekit.errors import PuzzleError
 
 

@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 
-from puzzlekit.autograder.kernel import agent
 from puzzlekit.autograder import wire
 from puzzlekit.autograder.grader.judge import Judge, Remote, RemoteIterator, StudentCodeError
+from puzzlekit.autograder.kernel import agent
 
 # Each case: (name, the right answer, a wrong answer, the test cell). Names differ
 # between cases: all cases share one notebook.

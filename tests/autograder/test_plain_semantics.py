@@ -13,7 +13,6 @@ lands, it passes, and its mark must go.
 from __future__ import annotations
 
 import pytest
-
 from plain_corpus import KINDS, MAY_BE_REFUSED, Kind, grade_kit, grade_plain, table
 
 NOT_YET: dict[str, str] = {}
@@ -82,8 +81,8 @@ def test_what_the_grader_cannot_send_is_its_limit_not_the_students_mistake(
 
 
 def test_a_hidden_test_that_meets_the_graders_limit_does_not_blame_the_student():
-    from puzzlekit.course.feedback import hidden_failure_words
     from puzzlekit.autograder.grader.judge import GRADER_CANNOT
+    from puzzlekit.course.feedback import hidden_failure_words
 
     said = hidden_failure_words(GRADER_CANNOT.format(
         why="the grader cannot pass Gizmo to your code"), ["_S = state_at_depth(20)"])

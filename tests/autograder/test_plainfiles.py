@@ -17,10 +17,16 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from puzzlekit.errors import PuzzleError
-from puzzlekit.autograder.grader.plainfiles import (Dropped, Refused, copy_plain_tree, guard_autograde_copies,
-                                  ignore_names, walk_plain)
+from puzzlekit.autograder.grader.plainfiles import (
+    Dropped,
+    Refused,
+    copy_plain_tree,
+    guard_autograde_copies,
+    ignore_names,
+    walk_plain,
+)
 from puzzlekit.course.class_grading.proctree import alive, descendants, kill_tree
+from puzzlekit.errors import PuzzleError
 
 SECRET = b"the instructor's secret\n"
 

@@ -9,16 +9,24 @@ import json
 
 import nbformat
 import pytest
+from active_content import active_content
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import puzzlekit as pk
-from active_content import active_content
-from puzzlekit.visuals.display import KIT_MIME, diff_html, show, show_diff, show_path, show_pattern
+from puzzlekit.autograder.grader.sanitize import (
+    SanitizeOutputs,
+    clean_css,
+    clean_data,
+    clean_html,
+    clean_markdown,
+    clean_notebook,
+    clean_svg,
+    render_kit,
+    with_sanitized_outputs,
+)
 from puzzlekit.errors import PuzzleError
-from puzzlekit.autograder.grader.sanitize import (SanitizeOutputs, clean_css, clean_data, clean_html,
-                                clean_markdown, clean_notebook, clean_svg, render_kit,
-                                with_sanitized_outputs)
+from puzzlekit.visuals.display import KIT_MIME, diff_html, show, show_diff, show_path, show_pattern
 
 START = ((8, 0, 6), (5, 4, 7), (2, 3, 1))
 

@@ -14,11 +14,11 @@ import io
 import json
 
 import pytest
+from browser_support import chromium, offline, require_chromium, screenshot
 
 import puzzlekit as pk
-from browser_support import chromium, offline, require_chromium, screenshot
-from puzzlekit.visuals.display import KIT_MIME
 from puzzlekit.autograder.grader.sanitize import clean_data, clean_html
+from puzzlekit.visuals.display import KIT_MIME
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 

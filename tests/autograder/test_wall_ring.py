@@ -214,7 +214,7 @@ def test_a_killed_grader_takes_its_kernels_along(tmp_path: Path, token: str) -> 
     """The grader SIGKILLed while a kernel's burner runs: nothing is left running."""
     script = textwrap.dedent(f'''
         import sys, time
-        sys.path.insert(0, {str(Path(__file__).parents[1])!r})
+        sys.path.insert(0, {str(Path(__file__).parent)!r})
         from pathlib import Path
         from test_wall_ring import BURNER, Kernel
         from puzzlekit.autograder import wall

@@ -16,8 +16,14 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from puzzlekit.course.authoring import (exercise_label, notes_without_cells, points_notes,
-                                 stale_cells, summary_points, with_kit_lines)
+from puzzlekit.course.authoring import (
+    exercise_label,
+    notes_without_cells,
+    points_notes,
+    stale_cells,
+    summary_points,
+    with_kit_lines,
+)
 
 REPO = Path(__file__).parents[2]
 A1 = "01-states-and-moves"

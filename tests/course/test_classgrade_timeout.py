@@ -13,10 +13,13 @@ from pathlib import Path
 
 import pytest
 
+from puzzlekit.course.class_grading.pool import (
+    JobTimedOut,
+    LocalPool,
+    check_job_timeout,
+    default_job_timeout,
+)
 from puzzlekit.course.class_grading.proctree import alive
-
-from puzzlekit.course.class_grading.pool import (JobTimedOut, LocalPool, check_job_timeout,
-                                       default_job_timeout)
 from puzzlekit.course.class_grading.remote import CRASH_DIR_ENV, HANG_ENV, JOB_TIMED_OUT
 from puzzlekit.errors import PuzzleError
 

@@ -6,8 +6,14 @@ pytest.importorskip("nbgrader")
 
 from nbformat.v4 import new_code_cell, new_output  # noqa: E402
 
-from puzzlekit.course.feedback import (HIDDEN_FAILED, PLACEHOLDER, StripHiddenTests,  # noqa: E402
-                                failing_lines, shorten, split_hidden)
+from puzzlekit.course.feedback import (  # noqa: E402
+    HIDDEN_FAILED,
+    PLACEHOLDER,
+    StripHiddenTests,
+    failing_lines,
+    shorten,
+    split_hidden,
+)
 
 SOURCE = """assert_equal(findZero(start), (0, 1), "findZero(start)")
 ### BEGIN HIDDEN TESTS

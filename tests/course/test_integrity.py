@@ -26,7 +26,7 @@ from puzzlekit.course.integrity import KINDS, Finding, report, scan_notebook, wr
 
 REPO = Path(__file__).parents[2]
 SOURCE = REPO / "notebooks" / "source"
-STUDENTS = REPO / "tests" / "course"
+STUDENTS = REPO / "tests" / "simulated_class"
 A1, A2, A3, A4 = ("01-states-and-moves", "02-uninformed-search", "03-informed-search",
                   "04-fifteen-puzzle")
 ASSIGNMENTS = (A1, A2, A3, A4)

@@ -16,7 +16,8 @@ from functools import lru_cache
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import puzzlekit as pk
 from puzzlekit.engine import fast_idastar, pdb

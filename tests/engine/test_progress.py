@@ -8,8 +8,13 @@ import os
 import pytest
 
 from puzzlekit.engine.progress import ProgressEvent, make_reporter
-from puzzlekit.engine.progress.display import (WidgetReporter, auto_reporter, describe, in_notebook,
-                                        quiet)
+from puzzlekit.engine.progress.display import (
+    WidgetReporter,
+    auto_reporter,
+    describe,
+    in_notebook,
+    quiet,
+)
 
 
 def event(kind: str, value: float, nodes: int = 100) -> ProgressEvent:

@@ -6,9 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from puzzlekit.grading.diagnose import (LECTURE_NAME, blank_moves, diagnose_move,
-                                diagnose_neighbours)
 from puzzlekit.grading import assert_board_equal, assert_equal
+from puzzlekit.grading.diagnose import LECTURE_NAME, blank_moves, diagnose_move, diagnose_neighbours
 
 START = ((8, 0, 6), (5, 4, 7), (2, 3, 1))
 REVERSE = {"U": "D", "D": "U", "L": "R", "R": "L"}

@@ -5,9 +5,17 @@ import functools
 import pytest
 
 import puzzlekit as pk
-from puzzlekit.grading import (as_board, assert_board_equal, assert_equal, assert_solution,
-                               boards_in_a_row, forbid_reference, forbidding, run_with_timeout,
-                               side_by_side)
+from puzzlekit.grading import (
+    as_board,
+    assert_board_equal,
+    assert_equal,
+    assert_solution,
+    boards_in_a_row,
+    forbid_reference,
+    forbidding,
+    run_with_timeout,
+    side_by_side,
+)
 
 start = ((8, 0, 6), (5, 4, 7), (2, 3, 1))
 goal = ((0, 1, 2), (3, 4, 5), (6, 7, 8))

@@ -7,8 +7,8 @@ import traceback
 
 import pytest
 
-from puzzlekit.grading import messages as m
 from puzzlekit.grading import assert_equal
+from puzzlekit.grading import messages as m
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 

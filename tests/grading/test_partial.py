@@ -9,14 +9,20 @@ puzzle, on the kernel's side of the wire, and bring the record back as data.
 from __future__ import annotations
 
 import pytest
-
-from puzzlekit.grading import messages
-from puzzlekit.grading.diagnose import diagnose_search
-from puzzlekit.grading import (ExpansionLimit, PartlyRight, assert_solution, counted,
-                               partly, passed, recording)
-from puzzlekit.grading.instrument import Record, Recorder
-
 from test_judge import student
+
+from puzzlekit.grading import (
+    ExpansionLimit,
+    PartlyRight,
+    assert_solution,
+    counted,
+    messages,
+    partly,
+    passed,
+    recording,
+)
+from puzzlekit.grading.diagnose import diagnose_search
+from puzzlekit.grading.instrument import Record, Recorder
 
 GIVEN = """
 from puzzlekit import nextStates

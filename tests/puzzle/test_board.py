@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from boards import boards
 from hypothesis import given
 
 import puzzlekit as pk
 from puzzlekit.puzzle.board import resolve_goal
-
-from boards import boards
 
 
 def test_validate_converts_lists_to_tuples():

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
+from boards import boards
 from hypothesis import given
 
 import puzzlekit as pk
-
-from boards import boards
 
 PRINCETON_EXAMPLE = "3\n 0  1  3\n 4  2  5\n 7  8  6\n"
 

@@ -8,12 +8,11 @@ import random
 from pathlib import Path
 
 import pytest
+from boards import board_pairs
 from hypothesis import given
 from hypothesis import strategies as st
 
 import puzzlekit as pk
-
-from boards import board_pairs
 
 DATA = Path(__file__).parents[2].parent / "shared" / "data"
 GOALS_3x3 = {"blank_bottom_right": pk.goal_state(3),

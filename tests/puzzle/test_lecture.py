@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from boards import boards
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import puzzlekit as pk
-
-from boards import boards
 
 #: lecture function -> the move letter of the same move (where the blank goes)
 LETTER_OF = {pk.moveUp: "D", pk.moveDown: "U", pk.moveLeft: "R", pk.moveRight: "L"}

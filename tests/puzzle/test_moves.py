@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from boards import boards, walks
 from hypothesis import given
 from hypothesis import strategies as st
 
 import puzzlekit as pk
 from puzzlekit.puzzle.geometry import INVERSE
-
-from boards import boards, walks
 
 
 def inverse(moves: str) -> str:

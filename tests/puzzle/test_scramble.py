@@ -6,13 +6,12 @@ from __future__ import annotations
 import random
 
 import pytest
+from boards import boards
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import puzzlekit as pk
 from puzzlekit.puzzle.geometry import INVERSE
-
-from boards import boards
 
 
 @given(st.integers(0, 2**32), st.integers(0, 60))

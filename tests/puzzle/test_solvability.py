@@ -6,12 +6,11 @@ import itertools
 import random
 
 import pytest
+from boards import board_pairs, boards
 from hypothesis import given
 from hypothesis import strategies as st
 
 import puzzlekit as pk
-
-from boards import board_pairs, boards
 
 
 def reachable(goal: pk.State) -> set[tuple[int, ...]]:

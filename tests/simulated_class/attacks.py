@@ -36,7 +36,6 @@ from pathlib import Path
 from typing import Any
 
 import nbformat
-
 from course_harness import grade_id, is_solution, submission
 
 #: files a breakout plants where later kernels would load them (checked and removed)

@@ -21,8 +21,15 @@ HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
 
-from course_harness import (COURSE, hostile_students, notebook_name,  # noqa: E402,F401
-                            students_module, submission, untouched, venv_on_path)
+from course_harness import (  # noqa: E402,F401
+    COURSE,
+    hostile_students,
+    notebook_name,
+    students_module,
+    submission,
+    untouched,
+    venv_on_path,
+)
 
 TIMESTAMP = "2026-01-15 10:00:00.000000 UTC"
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 
 import pytest
-
 from course_harness import Course, assignments, build_course
 
 

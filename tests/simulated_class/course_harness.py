@@ -358,10 +358,9 @@ def only_some(students: dict[str, Any]) -> dict[str, Any]:
 
 
 def build_course(root: Path) -> Course:
+    import attacks
     from nbgrader.apps import NbGraderAPI
     from nbgrader.coursedir import CourseDirectory
-
-    import attacks
     venv_on_path()
 
     timings: dict[str, float] = {}

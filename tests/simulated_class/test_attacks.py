@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from course_harness import BREAKOUTS_ON, TRICKS_ON
 
 pytestmark = [pytest.mark.nbgrader, pytest.mark.slow]
@@ -100,6 +99,7 @@ def test_stolen_answers_and_hidden_tests_stay_out_of_reach(course):
 
 def test_the_integrity_report_names_every_trick_and_no_honest_answer(course):
     from course_harness import students_module
+
     from puzzlekit.course.integrity import report
     for name in TRICKS_ON:
         if name not in course.assignments:

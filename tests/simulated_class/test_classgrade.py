@@ -18,12 +18,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+import classgrade_course as cc
 import nbformat
 import pytest
 
 from puzzlekit.course.class_grading.proctree import alive
-
-import classgrade_course as cc
 
 REPO = Path(__file__).resolve().parents[2]
 A = "01-states-and-moves"
@@ -279,7 +278,11 @@ def test_bad_input_is_a_clear_error(base, tmp_path, capsys):
 def test_progress_lines():
     import io
 
-    from puzzlekit.course.class_grading.progress import LogProgress, TerminalProgress, grade_progress
+    from puzzlekit.course.class_grading.progress import (
+        LogProgress,
+        TerminalProgress,
+        grade_progress,
+    )
     out = io.StringIO()
     p = LogProgress(out)
     p.start(40)

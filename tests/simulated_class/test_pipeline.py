@@ -14,10 +14,18 @@ from pathlib import Path
 
 import nbformat
 import pytest
-
-from course_harness import (BEGIN_HIDDEN, BEGIN_SOLUTION, END_HIDDEN, END_SOLUTION, HOSTILE_ON,
-                      assignments, hidden_lines, secret_snippets, solution_lines,
-                      students_module)
+from course_harness import (
+    BEGIN_HIDDEN,
+    BEGIN_SOLUTION,
+    END_HIDDEN,
+    END_SOLUTION,
+    HOSTILE_ON,
+    assignments,
+    hidden_lines,
+    secret_snippets,
+    solution_lines,
+    students_module,
+)
 
 pytestmark = [pytest.mark.nbgrader, pytest.mark.slow]
 
@@ -275,6 +283,7 @@ def test_no_kernel_cell_reads_a_name_only_a_test_cell_defines(assignment):
 
     import nbformat
     from course_harness import COURSE, is_test, notebook_name
+
     from puzzlekit.autograder.grader.judge import bound_names
 
     def read_names(source: str) -> set[str]:

@@ -16,7 +16,6 @@ import re
 from typing import Any
 
 import pytest
-
 from course_harness import assignments, grade_id, is_test, notebook_name
 
 pytestmark = [pytest.mark.nbgrader, pytest.mark.slow]

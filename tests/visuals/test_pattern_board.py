@@ -5,11 +5,10 @@ from __future__ import annotations
 import doctest
 
 import pytest
+from test_display import Cells
 
 import puzzlekit as pk
 from puzzlekit.visuals import display as d
-
-from test_display import Cells
 
 GOAL = pk.goal_state(3)
 GOAL15 = pk.goal_state(4, blank="first")

@@ -3,16 +3,15 @@ and their static HTML fallback."""
 
 from __future__ import annotations
 
-import time
-
 import importlib.util
+import time
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from puzzlekit.puzzle.board import flatten, goal_state
 from puzzlekit.errors import PuzzleError
+from puzzlekit.puzzle.board import flatten, goal_state
 from puzzlekit.puzzle.exact import exact_distance
 from puzzlekit.puzzle.heuristics import manhattan
 from puzzlekit.puzzle.moves import check_solution
@@ -20,7 +19,14 @@ from puzzlekit.puzzle.scrambles import random_state, state_at_depth
 from puzzlekit.puzzle.solvability import is_solvable
 from puzzlekit.puzzle.text import board_str
 from puzzlekit.visuals.game import Game
-from puzzlekit.visuals.widgets import BLANK_LABEL, WIDGET_VIEW, PathPlayer, PlayableBoard, play, play_path
+from puzzlekit.visuals.widgets import (
+    BLANK_LABEL,
+    WIDGET_VIEW,
+    PathPlayer,
+    PlayableBoard,
+    play,
+    play_path,
+)
 
 shapes = st.sampled_from([(2, 2), (2, 3), (3, 3), (3, 4), (4, 4)])
 

@@ -38,9 +38,9 @@ import secrets
 import shutil
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from queue import Empty
-from collections.abc import Callable
 from typing import Any
 
 import nbformat
@@ -50,9 +50,9 @@ from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbgrader.preprocessors import Execute  # type: ignore[import-untyped]
 from traitlets import Bool, Float, Integer, Unicode
 
+from ...grading.messages import error_line, error_output
 from ..kernel.agent import REPLY, REQUEST
 from .judge import Judge, KernelFault, explain_limit
-from ...grading.messages import error_line, error_output
 from .plainfiles import copy_plain_tree, ignore_names
 
 KERNEL_DIED = ("the Python kernel stopped while running this cell.\nDid the code call "

@@ -126,14 +126,23 @@ import types
 from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
+from ...errors import PuzzleError
+from ...grading.diagnose import random_state_problem
+from ...grading.instrument import Recorder, limit_message
+from ...grading.messages import (
+    GRADER_LIMIT,
+    NOT_WRITTEN,
+    Credit,
+    explain,
+    plain,
+    red,
+    take_awarded,
+    take_notes,
+    take_partial,
+)
+from ...grading.session import KernelStopped, current_judge, seat, unseat
 from ...puzzle import scrambles
 from .. import wire
-from ...grading.diagnose import random_state_problem
-from ...errors import PuzzleError
-from ...grading.instrument import Recorder, limit_message
-from ...grading.session import KernelStopped, current_judge, seat, unseat
-from ...grading.messages import (GRADER_LIMIT, NOT_WRITTEN, Credit, explain, plain, red, take_awarded,
-                       take_notes, take_partial)
 
 #: the widest line of a message in the feedback (its page does not scroll sideways)
 WIDTH = 90

@@ -44,8 +44,8 @@ from typing import Any
 from nbconvert.preprocessors import Preprocessor
 from traitlets import Bool
 
-from ...visuals.display import KIT_MIME
 from ...errors import PuzzleError
+from ...visuals.display import KIT_MIME
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 

@@ -49,9 +49,9 @@ import traceback
 import types
 from typing import Any
 
-from .. import wire
 from ...grading import forbidding
 from ...grading.instrument import Recorder
+from .. import wire
 
 _handles: dict[int, object] = {}
 _numbers = itertools.count(1)

@@ -8,7 +8,15 @@ package, connect to the grader, outlive the kernel, exceed a limit); `check` in
 imports only the standard library: importing puzzlekit is itself one of the checks.
 """
 
-import errno, json, os, signal, socket, subprocess, sys, threading, time
+import errno
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
 
 p: dict = {}
 out: dict = {}

@@ -46,13 +46,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .pool import DaskPool, LocalPool, default_job_timeout, default_workers
-from .remote import config_sections, pack_job
 from ...autograder.grader.plainfiles import guard_autograde_copies, report_line
 from ...context import nbgrader_execution_as
 from ...errors import PuzzleError
 from ..quiet import filter_nbgraders_warnings
+from .pool import DaskPool, LocalPool, default_job_timeout, default_workers
 from .progress import grade_progress
+from .remote import config_sections, pack_job
 
 LOG = logging.getLogger("puzzlekit.course.class_grading")
 

@@ -35,9 +35,9 @@ from concurrent.futures import TimeoutError as FutureTimeout
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, Protocol
 
-from .remote import JOB_TIMED_OUT, execute_job, execute_job_within, worker_init
 from ...errors import PuzzleError
 from .proctree import kill_tree
+from .remote import JOB_TIMED_OUT, execute_job, execute_job_within, worker_init
 
 POLL = 0.2
 #: a notebook's budget where the course sets none (WalledExecute.notebook_timeout = 0)

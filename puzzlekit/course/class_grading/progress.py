@@ -14,8 +14,8 @@ import threading
 import time
 from typing import IO, Any
 
-from ...errors import PuzzleError
 from ...context import in_notebook
+from ...errors import PuzzleError
 
 SLOWEST = 3
 

@@ -32,12 +32,12 @@ import tempfile
 import threading
 import time
 import traceback
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-from ...context import nbgrader_execution_as
 from ...autograder.grader.plainfiles import Dropped, ignore_names, read_all, walk_plain
+from ...context import nbgrader_execution_as
 from .proctree import become_subreaper, descendants, kill_tree, reap_orphans
 
 #: job format version (coordinator and worker must agree): 2 since the package's wings (the

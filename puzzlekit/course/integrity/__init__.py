@@ -61,8 +61,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from ... import registry
-from ...old_paths import ALIASES
 from ...errors import PuzzleError
+from ...old_paths import ALIASES
 
 __all__ = ["Finding", "KINDS", "scan_notebook", "report", "write_csv", "add_comments",
            "CSV_HEADER"]

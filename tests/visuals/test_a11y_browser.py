@@ -18,7 +18,7 @@ _support = pytest.importorskip("browser_support", reason="tests/browser_support.
 chromium, require_chromium, offline = (_support.chromium, _support.require_chromium,
                                        _support.offline)
 import a11y_pages as pages  # noqa: E402
-from a11y_support import axe, ax_subtrees, describe  # noqa: E402
+from a11y_support import ax_subtrees, axe, describe  # noqa: E402
 
 #: the kit's outputs on a page (boards, paths, diffs, players, the widgets' pictures)
 KIT = [".pk-figure", ".pk-path", ".pk-diffview", ".pk-player"]
@@ -30,6 +30,7 @@ def files(tmp_path_factory) -> dict[str, Path]:
     """The demo's export (light and dark), the feedback page and a player page."""
     require_chromium()
     from nbconvert import HTMLExporter
+
     import puzzlekit as pk
     folder = tmp_path_factory.mktemp("a11y")
     nb = pages.execute_demo()
