@@ -139,7 +139,7 @@ def test_the_engine_is_its_folder_for_the_grader_and_the_integrity_report_alike(
 
     import puzzlekit.engine
     from puzzlekit import registry
-    from puzzlekit.course import integrity
+    from puzzlekit.course.integrity import forbidden
     walked = {"engine"} | {m.name.removeprefix("puzzlekit.") for m in pkgutil.walk_packages(
         puzzlekit.engine.__path__, "puzzlekit.engine.")}
     assert set(registry.engine_modules()) == walked
@@ -153,9 +153,9 @@ def test_the_engine_is_its_folder_for_the_grader_and_the_integrity_report_alike(
             switched = [f for f in functions if f.__code__ is not codes[f]]
         assert switched == functions, f"{name}: not forbidden: {set(functions) - set(switched)}"
         for module in walked:
-            assert integrity._covers({name}, (module, "_helper")) == name
-            assert integrity._covers({name}, (module, "some_function")) == name
-        assert integrity._covers({name}, ("puzzle.lecture", "_helper")) is None
+            assert forbidden._covers({name}, (module, "_helper")) == name
+            assert forbidden._covers({name}, (module, "some_function")) == name
+        assert forbidden._covers({name}, ("puzzle.lecture", "_helper")) is None
 
 
 def test_forbid_reference_lets_own_code_run_and_restores_the_reference():

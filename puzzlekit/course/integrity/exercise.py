@@ -1,0 +1,132 @@
+"""What the instructor's source notebook says: the names the tests rely on and the references
+they forbid.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+from collections.abc import Mapping
+from typing import Any
+
+from ... import registry
+from .cells import _is_locked, _is_solution, _is_test, _meta, _parse, _source_text
+from .scopes import _global_loads, _module_bound, _module_level, _stmt_binds
+from .values import _fold, _import_val, _module_val
+
+
+def _forbid_args(call: ast.Call, consts: Mapping[str, object]) -> set[str]:
+    names: set[str] = set()
+    for arg in call.args:
+        value = _fold(arg.value if isinstance(arg, ast.Starred) else arg, consts)
+        if isinstance(value, str):
+            names.add(value)
+        elif isinstance(value, tuple):
+            names |= {v for v in value if isinstance(v, str)}
+    return names
+
+
+def _is_forbid_call(node: ast.Call) -> bool:
+    f = node.func
+    name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
+    return name in ("forbid_reference", "forbidding")
+
+
+def _constants(tree: ast.Module, consts: dict[str, object]) -> None:
+    """Add the module-level ``NAME = <constant>`` assignments of `tree` to `consts`."""
+    for stmt in _module_level(tree):
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 \
+                and isinstance(stmt.targets[0], ast.Name):
+            value = _fold(stmt.value, consts)
+            if value is not None:
+                consts[stmt.targets[0].id] = value
+            else:
+                consts.pop(stmt.targets[0].id, None)
+
+
+class _Exercise:
+    """The rules one source notebook sets: protected names and forbidden references."""
+
+    def __init__(self, source_nb: Mapping[str, Any]) -> None:
+        cells = [c for c in source_nb.get("cells", []) if c.get("cell_type") == "code"]
+        self.locked: dict[str, str] = {}          # grade id -> source of a locked code cell
+        self.generated: dict[str, str] = {}       # the same, as generate writes it
+        self.solution_ids: set[str] = set()
+        self.solution_names: set[str] = set()
+        self.locked_ident: dict[str, set[str]] = {}   # name -> what locked cells bind to it
+        self.locked_stmts: set[str] = set()
+        self.instructor_lines: set[str] = set()
+        locked_bound: set[str] = set()
+        helpers: dict[str, set[str]] = {}          # locked function -> names it reads
+        tests: list[tuple[ast.Module, set[str]]] = []
+        consts: dict[str, object] = {}
+        for cell in cells:
+            source, gid = _source_text(cell), _meta(cell).get("grade_id")
+            tree = _parse(source).tree
+            if _is_solution(cell):
+                if gid:
+                    self.solution_ids.add(gid)
+                if tree is not None:
+                    self.solution_names |= _module_bound(tree)
+                continue
+            if not _is_locked(cell):
+                self.instructor_lines |= {line.strip() for line in source.splitlines()
+                                          if line.strip()}
+                continue
+            if gid:
+                self.locked[gid] = source
+            if tree is None:
+                continue
+            _constants(tree, consts)
+            locked_bound |= _module_bound(tree)
+            for stmt in _module_level(tree):
+                self.locked_stmts.add(ast.dump(stmt))
+                for name in _stmt_binds(stmt):
+                    self.locked_ident.setdefault(name, set()).add(_binding_identity(stmt, name))
+                if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    helpers[stmt.name] = _global_loads(stmt)
+            if _is_test(cell):
+                forbidden: set[str] = set()
+                for node in ast.walk(tree):
+                    if isinstance(node, ast.Call) and _is_forbid_call(node):
+                        forbidden |= _forbid_args(node, consts)
+                tests.append((tree, forbidden))
+        self.base_forbidden: dict[str, set[str]] = {}
+        relied: set[str] = set()
+        for tree, forbidden in tests:
+            reads = _global_loads(tree) - _module_bound(tree)
+            frontier = list(reads)
+            while frontier:                      # through check_path & co.
+                name = frontier.pop()
+                for more in helpers.get(name, set()) - reads:
+                    reads.add(more)
+                    frontier.append(more)
+            relied |= reads
+            for name in reads:
+                self.base_forbidden.setdefault(name, set()).update(forbidden)
+        self.all_forbidden = frozenset().union(*self.base_forbidden.values()) \
+            if self.base_forbidden else frozenset()
+        for name in self.solution_names:
+            if not self.base_forbidden.get(name):
+                self.base_forbidden[name] = set(self.all_forbidden)
+        graders = tuple(f"puzzlekit.{wing}." for wing in registry.GRADER_WINGS)
+        helpers_given = {n for n, idents in self.locked_ident.items()
+                         if any(i.startswith(graders) for i in idents)}
+        self.protected = {n for n in (locked_bound & relied) | helpers_given
+                          if n not in self.solution_names and not n.startswith("__")}
+        self.test_builtins = {n for n in relied - locked_bound - self.solution_names
+                              if n in vars(builtins) and not n.startswith("_")}
+        self.consts = consts
+
+
+def _binding_identity(stmt: ast.AST, name: str) -> str:
+    """What an import binds to `name` (a dotted name), '' for any other binding."""
+    if isinstance(stmt, ast.Import):
+        for a in stmt.names:
+            if (a.asname or a.name.split(".")[0]) == name:
+                return _module_val(a.name if a.asname else a.name.split(".")[0]).dotted
+    if isinstance(stmt, ast.ImportFrom) and stmt.module and not stmt.level:
+        for a in stmt.names:
+            if (a.asname or a.name) == name:
+                return _import_val(stmt.module, a.name).dotted
+    return ""

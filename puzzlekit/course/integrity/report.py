@@ -1,0 +1,237 @@
+"""The public API: a notebook's findings, a course's report, its CSV."""
+
+from __future__ import annotations
+
+import ast
+import csv
+import difflib
+import json
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+from ...errors import PuzzleError
+from .cells import _is_locked, _is_solution, _meta, _normalized, _parse, _short, _source_text
+from .exercise import _constants, _Exercise
+from .forbidden import _judge_reaches
+from .kinds import CSV_HEADER, Finding
+from .scan import _Cell, _env_apply, _Hit, _Scan, _Visitor
+from .scopes import _module_bound, _module_level, _stmt_binds
+
+
+def _answer_cells(submitted_nb: Mapping[str, Any], ex: _Exercise,
+                  scan: _Scan) -> Iterator[tuple[int, Mapping[str, Any], str, str]]:
+    """(index, cell, grade id, role) of each code cell; role 'locked', 'answer', 'added'."""
+    for index, cell in enumerate(submitted_nb.get("cells", [])):
+        if cell.get("cell_type") != "code":
+            continue
+        meta = _meta(cell)
+        gid = meta.get("grade_id") or f"cell-{index}"
+        if gid in ex.locked:
+            yield index, cell, gid, "locked"
+        elif gid in ex.solution_ids or _is_solution(cell):
+            yield index, cell, gid, "answer"
+        elif _is_locked(cell):
+            scan.hit(_Cell(index, gid, False, _parse(_source_text(cell))), 1,
+                     "edited-locked-cell", "a locked cell the source does not have")
+            yield index, cell, gid, "answer"
+        else:
+            yield index, cell, gid, "added" if not meta else "answer"
+
+
+def scan_notebook(submitted_nb: Mapping[str, Any], source_nb: Mapping[str, Any], *,
+                  student: str = "", assignment: str = "",
+                  notebook: str = "") -> list[Finding]:
+    """The findings of one submitted notebook, judged by the rules of its source notebook.
+
+    Both notebooks are nbformat dicts (``nbformat.read`` or ``json.load``).
+    """
+    return _scan(submitted_nb, _exercise(source_nb), student, assignment, notebook)
+
+
+def _exercise(source_nb: Mapping[str, Any]) -> _Exercise:
+    """The rules of a source notebook (remembered by content: report() and the instructor
+    scan many submissions against few sources)."""
+    key = tuple((c.get("cell_type", ""), json.dumps(_meta(c), sort_keys=True),
+                 _source_text(c)) for c in source_nb.get("cells", []))
+    exercise = _EXERCISES.get(key)
+    if exercise is None:
+        if len(_EXERCISES) >= 16:
+            _EXERCISES.clear()
+        exercise = _EXERCISES[key] = _Exercise(source_nb)
+        exercise.generated = _generated_locked(source_nb)
+    return exercise
+
+
+def _generated_locked(source_nb: Mapping[str, Any]) -> dict[str, str]:
+    """grade id -> source of each locked code cell as generate writes it for students
+    (`puzzlekit.course.authoring` derives the score table and the reporting lines): a submitted
+    locked cell may match that or the source itself."""
+    import nbformat
+
+    from ..authoring import with_kit_lines
+    nb = with_kit_lines(nbformat.reads(json.dumps(source_nb), as_version=4))
+    return {str(_meta(c).get("grade_id")): _source_text(c) for c in nb.cells
+            if c.get("cell_type") == "code" and _is_locked(c) and _meta(c).get("grade_id")}
+
+
+_EXERCISES: dict[tuple[tuple[str, str, str], ...], _Exercise] = {}   # read-only once built
+
+
+def _scan(submitted_nb: Mapping[str, Any], ex: _Exercise, student: str, assignment: str,
+          notebook: str) -> list[Finding]:
+    scan = _Scan(ex)
+    cells: list[tuple[_Cell, str]] = []
+    for index, raw, gid, role in _answer_cells(submitted_nb, ex, scan):
+        text = ex.locked[gid] if role == "locked" else _source_text(raw)
+        cells.append((_Cell(index, gid, role == "added", _parse(text)), role))
+        submitted = _source_text(raw)
+        if role == "locked" and _MISSING in submitted.split("\n", 1)[0]:
+            _deleted_locked(scan, gid, text, index)     # nbgrader added it back
+        elif role == "locked" and _normalized(submitted) not in (
+                _normalized(text), _normalized(ex.generated.get(gid, text))):
+            _edited_locked(scan, cells[-1][0], submitted, text)
+    present = {c.grade_id for c, _ in cells}
+    for gid, text in ex.locked.items():
+        if gid not in present:
+            _deleted_locked(scan, gid, text, 10 ** 6)
+    _prepass(scan, [c for c, _ in cells])
+    for cell, role in cells:
+        tree = cell.parsed.tree
+        if role == "locked":
+            if tree is not None:
+                resolver = _Visitor(scan, cell)
+                for stmt in _module_level(tree):
+                    _env_apply(stmt, scan.env, resolver.resolve)
+            continue
+        visitor = _Visitor(scan, cell)
+        if tree is None:
+            for lineno, kind, why in cell.parsed.magics:
+                scan.hit(cell, lineno, kind, why)
+            continue
+        visitor.run(tree)
+    _judge_reaches(scan)
+    return [Finding(student, assignment, notebook, h.grade_id, h.finding, h.line)
+            for h in sorted(scan.hits)]
+
+
+_MISSING = "was missing from the submission"     # nbgrader's note on a cell it added back
+
+
+def _deleted_locked(scan: _Scan, grade_id: str, source: str, index: int) -> None:
+    first = next((line for line in source.splitlines() if line.strip()), "")
+    scan.order += 1
+    scan.hits.append(_Hit((index, 0, scan.order), grade_id,
+                          "edited-locked-cell: the locked cell was deleted "
+                          "(nbgrader adds it back)", _short(first)))
+
+
+def _edited_locked(scan: _Scan, cell: _Cell, submitted: str, source: str) -> None:
+    mine, theirs = _normalized(submitted), _normalized(source)
+    for tag, i1, _, j1, _ in difflib.SequenceMatcher(a=theirs, b=mine,
+                                                     autojunk=False).get_opcodes():
+        if tag == "equal":
+            continue
+        if tag == "delete":
+            line, why = theirs[i1], "a line of the instructor's cell was removed"
+        else:
+            line, why = mine[j1], "the cell differs from the instructor's"
+        scan.order += 1
+        scan.hits.append(_Hit((cell.index, 0, scan.order), cell.grade_id,
+                              f"edited-locked-cell: {why} (nbgrader restores it)",
+                              _short(line)))
+        return
+
+
+def _prepass(scan: _Scan, cells: Sequence[_Cell]) -> None:
+    """Every module-level binding of the notebook, for code that runs later (functions)."""
+    for cell in cells:
+        tree = cell.parsed.tree
+        if tree is None:
+            continue
+        _constants(tree, scan.consts)
+        scan.module_names |= _module_bound(tree)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Global):
+                scan.module_names |= set(node.names)
+        resolver = _Visitor(scan, cell)
+        for stmt in _module_level(tree):
+            _env_apply(stmt, scan.env, resolver.resolve)
+            for name in _stmt_binds(stmt):
+                if name in scan.env:
+                    scan.may_env[name] = scan.env[name]
+    scan.env = {}
+
+
+def _read_notebook(path: Path) -> dict[str, Any]:
+    """A notebook as a dict (plain JSON for nbformat 4, nbformat's upgrade for older ones)."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(nb, dict) or not isinstance(nb.get("cells", []), list):
+        raise ValueError(f"{path.name} is not a notebook")
+    if nb.get("nbformat", 4) < 4:
+        import nbformat
+        nb = dict(nbformat.read(str(path), as_version=4))
+    return nb
+
+
+def _submission_folder(course_root: Path, autograded: bool) -> Path:
+    return course_root / ("autograded" if autograded else "submitted")
+
+
+def _source_notebooks(course_root: Path, assignment: str) -> list[Path]:
+    folder = course_root / "source" / assignment
+    notebooks = sorted(folder.glob("*.ipynb")) if folder.is_dir() else []
+    if not notebooks:
+        raise PuzzleError(f"unknown assignment {assignment!r}: no notebook in {folder}")
+    return notebooks
+
+
+def _students(course_root: Path, assignment: str, students: Sequence[str] | None,
+              autograded: bool) -> list[str]:
+    folder = _submission_folder(course_root, autograded)
+    if not folder.is_dir():
+        raise PuzzleError(f"no {folder.name}/ folder in {course_root}")
+    if students:
+        for s in students:
+            if not (folder / s / assignment).is_dir():
+                raise PuzzleError(f"no {folder.name}/{s}/{assignment} folder in {course_root}")
+        return list(dict.fromkeys(students))
+    return sorted(p.parent.name for p in folder.glob(f"*/{assignment}") if p.is_dir())
+
+
+def report(course_root: str | Path, assignment: str, *, students: Sequence[str] | None = None,
+           autograded: bool = False) -> list[Finding]:
+    """The findings of every submission of `assignment` (or of `students`) in a course.
+
+    Reads ``submitted/<student>/<assignment>/*.ipynb`` (``autograded/`` with `autograded`)
+    and ``source/<assignment>/*.ipynb``; raises `PuzzleError` for missing folders.
+    """
+    root = Path(course_root)
+    sources = _source_notebooks(root, assignment)
+    try:
+        exercises = {p.name: _exercise(_read_notebook(p)) for p in sources}
+    except (ValueError, OSError) as e:
+        raise PuzzleError(f"cannot read the source notebook: {e}") from None
+    folder = _submission_folder(root, autograded)
+    findings: list[Finding] = []
+    for student in _students(root, assignment, students, autograded):
+        for source in sources:
+            path = folder / student / assignment / source.name
+            if not path.exists():
+                continue
+            try:
+                nb = _read_notebook(path)
+            except (ValueError, OSError) as e:
+                findings.append(Finding(student, assignment, source.stem, "-",
+                                        f"unreadable-notebook: {type(e).__name__}", ""))
+                continue
+            findings += _scan(nb, exercises[source.name], student, assignment, source.stem)
+    return findings
+
+
+def write_csv(findings: Iterable[Finding], out: IO[str]) -> None:
+    """The findings as CSV with the header `CSV_HEADER`."""
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(CSV_HEADER)
+    for f in findings:
+        writer.writerow([f.student, f.assignment, f.notebook, f.grade_id, f.finding, f.line])
