@@ -358,7 +358,7 @@ def test_wall_argv_round_trips(tmp_path: Path) -> None:
                              read=(str(tmp_path),))
     argv = wall.wall_argv(str(tmp_path / "s"), config)
     assert argv[:3] == [sys.executable, "-m", "puzzlekit.autograder.wall"] and argv[-1] == "--"
-    ns = wall._parser().parse_args(argv[3:-1])
+    ns = wall.cli._parser().parse_args(argv[3:-1])
     assert (ns.memory, ns.processes, ns.file_size, ns.network, ns.read) == (
         1 << 30, 5, 1 << 20, True, [str(tmp_path)])
 

@@ -289,7 +289,7 @@ def test_a_cgroup_v2_group_is_emptied_with_cgroup_kill(token: str) -> None:
 
 
 def test_reported_cgroups_are_checked_before_use(tmp_path: Path) -> None:
-    version, bases = wall._cgroup_bases()
+    version, bases = wall.cgroups._cgroup_bases()
     if not bases:
         pytest.skip("no cgroups here")
     key, base = next(iter(bases.items()))
@@ -422,7 +422,7 @@ def test_stale_scratch_folders_are_removed_and_nothing_else(tmp_path: Path) -> N
     dead = subprocess.Popen([sys.executable, "-c", "pass"])
     dead.wait()
     mine = Path(wall.make_scratch(str(tmp_path)))
-    start = wall._grader_start(os.getpid())
+    start = wall.scratch._grader_start(os.getpid())
     stale = tmp_path / f"pkgrade-{dead.pid}-{start}-abc123"          # grader gone
     reused = tmp_path / f"pkgrade-{os.getpid()}-1-abc123"            # pid reused since
     (stale / "home").mkdir(parents=True)
