@@ -9,6 +9,12 @@ A test cell in the course reads like a sentence:
 
 Every failure is an ``AssertionError`` whose message a student can act on: what was
 expected, what came back, and (in a notebook) both boards side by side in colour.
+
+The grading wing is what a test cell imports. It runs in the student's notebook (the
+Validate button, a student's own run) and in the grader's judge (autograding), and it
+guards marks by what the helpers accept: any optimal path, a reference forbidden by
+every route. It never imports the autograder: under the judge it reaches it only through
+`session` (tests/test_layers.py).
 """
 
 from __future__ import annotations
