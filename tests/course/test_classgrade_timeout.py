@@ -20,13 +20,13 @@ from puzzlekit.course.class_grading.pool import (
     default_job_timeout,
 )
 from puzzlekit.course.class_grading.proctree import alive
-from puzzlekit.course.class_grading.remote import CRASH_DIR_ENV, HANG_ENV, JOB_TIMED_OUT
+from puzzlekit.course.class_grading.remote import CRASH_DIR_ENV, HANG_ENV, JOB_TIMED_OUT, JOB_VERSION
 from puzzlekit.errors import PuzzleError
 
 
 def _job(key: str) -> bytes:
     # not a whole job: the worker answers with an error at once (after the hooks)
-    return json.dumps({"version": 1, "key": key}).encode()
+    return json.dumps({"version": JOB_VERSION, "key": key}).encode()
 
 
 

@@ -281,7 +281,7 @@ class _Runner:
         self.dir = tempfile.mkdtemp(prefix="pkrunner-")
         self.err = open(Path(self.dir) / "stderr.txt", "w+b")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "puzzlekit.course.class_grading.remote", "--serve", self.dir],
+            [sys.executable, "-m", "puzzlekit.course.class_grading.serve", self.dir],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.err)
         self.jobs = 0
 
@@ -361,8 +361,9 @@ def execute_job_within(job: bytes, seconds: float) -> bytes:
     raise AssertionError("unreachable")
 
 
-def _serve(folder: str) -> int:
-    """The runner's loop (see `_Runner`): stray output of the jobs goes to stderr."""
+def serve(folder: str) -> int:
+    """The runner's loop (see `_Runner`; ``python -m puzzlekit.course.class_grading.serve``):
+    stray output of the jobs goes to stderr."""
     replies = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)
     worker_init(tempfile.mkdtemp(prefix="tmp-", dir=folder))
@@ -374,7 +375,3 @@ def _serve(folder: str) -> int:
         replies.flush()
     return 0
 
-
-if __name__ == "__main__":
-    if sys.argv[1:2] == ["--serve"]:
-        sys.exit(_serve(sys.argv[2]))
