@@ -121,11 +121,3 @@ def install() -> None:
     if not any(isinstance(f, _AliasFinder) for f in sys.meta_path):
         sys.meta_path.append(_AliasFinder())
 
-
-def canonical(dotted: str) -> str:
-    """The module path in the wings for a dotted name that may start with an old one:
-    ``"puzzlekit.solver.solve"`` -> ``"puzzlekit.engine.solver.solve"``."""
-    parts = dotted.split(".")
-    if len(parts) > 1 and parts[0] == "puzzlekit" and parts[1] in ALIASES:
-        return ".".join(["puzzlekit", ALIASES[parts[1]], *parts[2:]])
-    return dotted

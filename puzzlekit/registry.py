@@ -12,6 +12,7 @@ folders is the grader's (`in_grader`). No list of module names is kept by hand.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -122,7 +123,9 @@ GRADER_WINGS = ("grading", "autograder", "course")
 #: loads in milliseconds (tests/test_packaging.py checks both)
 HEAVY_MODULES = frozenset({"visuals.widgets"})
 
-_PACKAGE_DIR = Path(__file__).resolve().parent
+#: the package's folder, as imported (not resolved through links): the wall lets the
+#: kernel read it, tracebacks stop at it, the wings' modules are read from it
+PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
 
 
 def _under(module: str, wing: str) -> bool:
@@ -139,14 +142,16 @@ def in_grader(module: str) -> bool:
     return any(_under(module, wing) for wing in GRADER_WINGS)
 
 
+@functools.lru_cache(maxsize=None)
 def modules_under(wing: str = "") -> list[str]:
     """Every module and package under `wing` (relative dotted names, the wing first), read
     from the folders without importing anything."""
-    top = _PACKAGE_DIR.joinpath(*wing.split(".")) if wing else _PACKAGE_DIR
+    root = Path(PACKAGE_DIR)
+    top = root.joinpath(*wing.split(".")) if wing else root
     out: list[str] = []
     for folder, dirs, files in os.walk(top):
         dirs[:] = sorted(d for d in dirs if (Path(folder) / d / "__init__.py").exists())
-        rel = Path(folder).relative_to(_PACKAGE_DIR).parts
+        rel = Path(folder).relative_to(root).parts
         for f in sorted(files):
             if f.endswith(".py") and f != "__main__.py":
                 parts = rel if f == "__init__.py" else (*rel, f[:-3])
@@ -156,7 +161,7 @@ def modules_under(wing: str = "") -> list[str]:
 
 def engine_modules() -> list[str]:
     """Every module of the engine (relative dotted names)."""
-    return [m for m in modules_under(ENGINE_WING)]
+    return modules_under(ENGINE_WING)
 
 
 def module_of(name: str) -> str:

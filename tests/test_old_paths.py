@@ -50,8 +50,3 @@ def test_an_old_kernel_spec_still_starts_the_wall():
         assert done.returncode == 0, done.stderr
         assert "--scratch" in done.stdout
 
-
-def test_canonical_names_old_paths_by_their_new_ones():
-    assert old_paths.canonical("puzzlekit.solver.solve") == "puzzlekit.engine.solver.solve"
-    assert old_paths.canonical("puzzlekit.grading.passed") == "puzzlekit.grading.passed"
-    assert old_paths.canonical("numpy.array") == "numpy.array"

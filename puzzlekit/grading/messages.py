@@ -30,6 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from .. import registry
 from ..context import nbgrader_execution
 
 STUB = "raise NotImplementedError()"
@@ -60,7 +61,7 @@ TOO_DEEP = ("(a function called itself about {depth:,} deep, Python's limit: a s
 #: The label of an exercise's test cell in the summary: "findZero" for `passed("findZero")`.
 _PASSED_CALL = re.compile(r"""^\s*passed\(\s*["']([^"']+)["']\s*(,\s*hidden\s*=\s*True)?""",
                           re.MULTILINE)
-_PACKAGE = str(Path(__file__).resolve().parent.parent) + os.sep
+_PACKAGE = str(Path(registry.PACKAGE_DIR).resolve()) + os.sep
 
 
 # ---------------------------------------------------------------------------

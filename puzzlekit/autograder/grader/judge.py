@@ -140,7 +140,7 @@ from ...grading.messages import (
     take_notes,
     take_partial,
 )
-from ...grading.session import KernelStopped, current_judge, seat, unseat
+from ...grading.session import KernelStopped, seat, unseat
 from ...puzzle import scrambles
 from .. import wire
 

@@ -17,10 +17,10 @@ import tempfile
 import time
 from typing import TYPE_CHECKING, Any, TextIO
 
+from ... import registry
 from ...errors import PuzzleError
 from .cgroups import NO_MEMORY_CGROUP, end_launch, launch_cgroups, status
 from .config import WallConfig, wall_argv
-from .paths import _PACKAGE_DIR
 from .scratch import scratch_layout
 
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ def check(config: WallConfig = WallConfig(), course_root: str | None = None,
           out: TextIO = sys.stdout) -> int:
     """Run a probe under the wall, print ``check | expected | got``; 0 if the wall is up."""
     st = status()
-    package = _PACKAGE_DIR
+    package = registry.PACKAGE_DIR
     purelib = sysconfig.get_paths()["purelib"]
     home = os.path.expanduser("~")
     token = secrets.token_hex(4)

@@ -9,6 +9,7 @@ import site
 import sys
 import sysconfig
 
+from ... import registry
 from ...errors import PuzzleError
 from .config import _BROAD, _ETC_HIDDEN, _SYSTEM_READ, WallConfig
 
@@ -70,13 +71,9 @@ def _link_chain(path: str, hops: int = 40) -> list[str]:
     return [*chain, os.path.realpath(path)]
 
 
-#: the puzzlekit package's folder (this file is puzzlekit/autograder/wall/__init__.py)
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
 def readable_paths(config: WallConfig = WallConfig()) -> list[str]:
     """The paths the walled process may read (and execute), existing ones only, in order."""
-    package = _PACKAGE_DIR
+    package = registry.PACKAGE_DIR
     candidates = [*_link_chain(sys.executable), *_python_paths(), package,
                   *_SYSTEM_READ, *config.read]
     out: list[str] = []

@@ -143,9 +143,7 @@ def _owner_kind(dotted: str) -> str:
     """The kind of finding for changing something of the module (or object) `dotted`."""
     parts = dotted.split(".")
     if parts[0] == "puzzlekit":
-        split = _split(dotted)
-        grader = split is not None and (registry.in_grader(split[0])
-                                        or registry.in_grader(".".join(parts[1:])))
+        grader = registry.in_grader(".".join(parts[1:]))    # a prefix: the grader's wings
         return "patches-grader" if grader else "patches-puzzlekit"
     return {"builtins": "builtins", "sys": "sys-hooks",
             "signal": "interrupt-handler"}.get(parts[0], "module-attributes")
