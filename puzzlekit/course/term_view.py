@@ -187,16 +187,21 @@ def marks_page(course_id: str, rows: list[tuple[str, datetime.datetime | None, M
         body.append(f"<tr><th scope=\"row\">{html.escape(name)}</th>"
                     + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
     return f"""<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>Your marks in {html.escape(course_id)}</title>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>Your marks in {html.escape(course_id)}</title>
 <style>
 body {{ font-family: system-ui, sans-serif; color: #1a1a1a; background: #fff; margin: 1.5em; }}
+.marks {{ overflow-x: auto; }}
+.marks:focus {{ outline: 2px solid #1a1a1a; outline-offset: 2px; }}
 table {{ border-collapse: collapse; }}
+@media (max-width: 480px) {{ body {{ margin: .75em; }} th, td {{ padding: .3em .4em; }} }}
 th, td {{ border: 1px solid #767676; padding: .4em .7em; text-align: left; }}
 thead th {{ background: #e8e8e8; }}
 p.small {{ color: #3d3d3d; }}
 </style></head>
 <body>
 <h1>Your marks in {html.escape(course_id)}</h1>
+<div class="marks" role="region" aria-label="Your marks" tabindex="0">
 <table>
 <caption>Each assignment, its due date and, once your feedback is fetched, your mark
 (points after any late penalty). The feedback itself is in each assignment's
@@ -207,6 +212,7 @@ p.small {{ color: #3d3d3d; }}
 <tbody>
 {chr(10).join(body)}
 </tbody></table>
+</div>
 <p class="small">Updated {now:%a %d %b %Y, %H:%M} UTC, when you last fetched an assignment or
 feedback in the Assignments list.</p>
 </body></html>

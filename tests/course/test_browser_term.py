@@ -154,3 +154,37 @@ def test_the_marks_page_before_and_without_feedback(tmp_path):
     assert add_due_notes(exchange / "c-1" / "outbound" / "01-a", None, "") == 1
     nb = json.loads((exchange / "c-1" / "outbound" / "01-a" / "01-a.ipynb").read_text())
     assert nb["cells"] == []
+
+
+def test_the_marks_page_and_the_due_date_pass_axe_and_fit_a_phone(tmp_path):
+    """What a student reads of the term, in headless Chromium: no WCAG 2.1 A/AA violation
+    (axe-core), and at 320 CSS px the page never scrolls sideways (the table scrolls in a
+    region of its own that the keyboard can reach)."""
+    require_chromium()
+    import nbformat
+    from a11y_support import axe, describe
+    from nbconvert import HTMLExporter
+
+    from puzzlekit.course import term_view as tv
+    due = datetime.datetime(2026, 11, 25, 1, 40)
+    mark = tv.Mark("Thu 26 Nov 2026, 03:40 UTC", 23, 27, 2,
+                   "27 h late (due Wed 25 Nov 2026 01:40 UTC): −2 points")
+    (tmp_path / "marks.html").write_text(tv.marks_page(
+        "c-1", [("01-states-and-moves", due, mark), ("02-uninformed-search", due, None),
+                ("03-informed-search", None, None)]), encoding="utf-8")
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(
+        tv.due_note(due, tv.policy_text("per_day", 1, 5)))])
+    (tmp_path / "due.html").write_text(HTMLExporter().from_notebook_node(nb)[0],
+                                       encoding="utf-8")
+    with chromium() as page:
+        for name, inside in (("marks.html", None), ("due.html", ".jp-MarkdownCell")):
+            for width in (1280, 320):
+                page.set_viewport_size({"width": width, "height": 800})
+                page.goto((tmp_path / name).as_uri())
+                found = axe(page, inside)
+                assert found == [], f"{name} at {width} px:\n{describe(found)}"
+                wide = page.evaluate("() => document.documentElement.scrollWidth")
+                assert wide <= width, f"{name} scrolls sideways at {width} px ({wide} px)"
+                if name == "marks.html":
+                    region = page.get_by_role("region", name="Your marks")
+                    assert region.get_attribute("tabindex") == "0"
