@@ -81,18 +81,25 @@ clean:
 # ---- the class server: JupyterHub on this machine (docs/instructors.md, "A class on
 # JupyterHub"). As root: `make hub` builds the class environment, makes the roster's
 # users, the exchange and the instructor's course, and starts the hub in the foreground.
-# knobs: ROSTER=... HUB_IP=... HUB_PORT=... HUB_ENV=... HUB_STATE=... HUB_PYTHON=...
-# EXCHANGE=... HUB_SETUP_ARGS="--hub-port N --proxy-api-port N --home-base DIR"
+# `make hub-course ROSTER=... COURSE_ID=...` adds another course to the hub (set-up
+# only: the hub takes it in at its next start).
+# knobs: ROSTER=... COURSE_ID=... COURSE_SOURCE=... HUB_IP=... HUB_PORT=... HUB_ENV=...
+# HUB_STATE=... HUB_PYTHON=... EXCHANGE=...
+# HUB_SETUP_ARGS="--hub-port N --proxy-api-port N --home-base DIR"
 HUB_ENV    ?= /opt/puzzlekit-hub
 HUB_STATE  ?= /srv/puzzlekit-hub
 # the students' servers run this Python as themselves: it must live where all can read
 HUB_PYTHON ?= $(firstword $(wildcard /usr/bin/python3) python3)
 ROSTER     ?= deploy/hub/roster.csv
+COURSE_ID  ?= puzzlekit
+COURSE_SOURCE ?= notebooks
 HUB_IP     ?= 0.0.0.0
 HUB_PORT   ?= 8000
 HUB_STAMP  := $(HUB_ENV)/.installed-hub
+# which checkout's kit the class environment holds (its path; the file's time: when)
+KIT_STAMP  := $(HUB_ENV)/.kit-checkout
 
-.PHONY: hub hub-env
+.PHONY: hub hub-env hub-course
 
 $(HUB_STAMP): pyproject.toml
 	@test "$$(id -u)" = 0 || { echo "make hub-env: run it as root (it installs into $(HUB_ENV))"; exit 1; }
@@ -110,14 +117,27 @@ $(HUB_STAMP): pyproject.toml
 	touch $@
 
 # the class environment (JupyterHub, JupyterLab, nbgrader, this checkout's kit, the proxy),
-# readable by every user; the kit itself is reinstalled each time, so it matches the checkout
+# readable by every user; the kit itself is reinstalled whenever it may differ from the
+# checkout's (another checkout installed it, or a file of the package changed since)
 hub-env: $(HUB_STAMP)
-	$(HUB_ENV)/bin/python -m pip install --quiet --no-deps --no-build-isolation --force-reinstall .
+	@if [ "$$(cat $(KIT_STAMP) 2>/dev/null)" != "$(CURDIR)" ] || [ -n "$$(find pyproject.toml \
+		README.md puzzlekit -newer $(KIT_STAMP) ! -path '*/__pycache__*' -print -quit)" ]; then \
+		echo "$(CURDIR)" > $(KIT_STAMP).new && \
+		echo "$(HUB_ENV)/bin/python -m pip install --quiet --no-deps --no-build-isolation --force-reinstall ." && \
+		$(HUB_ENV)/bin/python -m pip install --quiet --no-deps --no-build-isolation --force-reinstall . && \
+		mv $(KIT_STAMP).new $(KIT_STAMP); \
+	else echo "the kit in $(HUB_ENV) is this checkout's, unchanged"; fi
 	$(HUB_ENV)/bin/python deploy/hub/classroom.py check-env --env $(HUB_ENV)
 
+HUB_SETUP = $(HUB_ENV)/bin/python deploy/hub/classroom.py setup --env $(HUB_ENV) \
+	--state $(HUB_STATE) --roster $(ROSTER) --course-id $(COURSE_ID) \
+	--course-source $(COURSE_SOURCE) --exchange $(EXCHANGE) --ip $(HUB_IP) --port $(HUB_PORT) \
+	$(HUB_SETUP_ARGS)
+
+hub-course: hub-env
+	$(HUB_SETUP)
+
 hub: hub-env
-	$(HUB_ENV)/bin/python deploy/hub/classroom.py setup --env $(HUB_ENV) --state $(HUB_STATE) \
-		--roster $(ROSTER) --course-source notebooks --exchange $(EXCHANGE) \
-		--ip $(HUB_IP) --port $(HUB_PORT) $(HUB_SETUP_ARGS)
+	$(HUB_SETUP)
 	cd $(HUB_STATE) && PUZZLEKIT_HUB_STATE=$(HUB_STATE) \
 		$(HUB_ENV)/bin/jupyterhub -f $(CURDIR)/deploy/hub/jupyterhub_config.py

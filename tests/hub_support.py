@@ -1,13 +1,15 @@
 """A class server for tests: JupyterHub on 127.0.0.1 with real Unix users (tests/test_hub.py).
 
-- `class_hub(roster)`: `make hub` as the guide says, on free 127.0.0.1 ports, with the
-  class environment at $PUZZLEKIT_HUB_TEST_ENV (default /opt/puzzlekit-hub-test: built by
-  the first run, then only the kit is reinstalled), the users marked with `MARKER` and
-  their homes, the exchange and the hub's state under a fresh /tmp folder; the test logs
-  in with the first passwords `make hub` wrote; on exit the hub is stopped and the users,
-  their processes and the folder removed;
+- `class_hub(roster, more_courses=...)`: `make hub` as the guide says, on free 127.0.0.1
+  ports, with the class environment at $PUZZLEKIT_HUB_TEST_ENV (default
+  /opt/puzzlekit-hub-test: built by the first run, then only the kit is reinstalled), the
+  users marked with `MARKER` and their homes, the exchange and the hub's state under a
+  fresh /tmp folder; before it, the guide's block that adds a course (`make hub-course`)
+  for each further course's roster; the test logs in with the first passwords the set-up
+  wrote; on exit the hub is stopped and the users, their processes and the folder removed;
 - `as_user(hub, name, argv)`: a command run as that Unix user, with the environment their
-  server has (what their JupyterLab terminal runs);
+  server has (what their JupyterLab terminal runs: with the hub's API token of their
+  server while it runs);
 - `UserSession`: a browser context logged in to the hub as one person, with calls to their
   own server's REST API (contents, as JupyterLab makes them).
 """
@@ -17,13 +19,14 @@ from __future__ import annotations
 import csv
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,16 +72,32 @@ class Hub:
     log: Path
 
     def server_env(self, user: str) -> dict[str, str]:
-        """The environment the spawner gives this user's server (what their terminal has)."""
+        """The environment the spawner gives this user's server (what their terminal has),
+        with the hub's variables (API token, URL) of their server while it runs."""
         import pwd
         home = pwd.getpwnam(user).pw_dir
         return {"HOME": home, "USER": user, "LOGNAME": user, "LANG": "C.UTF-8",
                 "PATH": f"{self.settings.env}/bin:/usr/local/bin:/usr/bin:/bin",
-                "JUPYTER_CONFIG_PATH": self.settings.config_dir(user),
-                "PUZZLEKIT_EXCHANGE": self.settings.exchange}
+                **self.settings.server_env(user), **running_server_env(user)}
 
     def log_tail(self, n: int = 60) -> str:
         return "\n".join(self.log.read_text(errors="replace").splitlines()[-n:])
+
+
+def running_server_env(user: str) -> dict[str, str]:
+    """The JUPYTERHUB_* variables of `user`'s running server (empty when it is not running)."""
+    import pwd
+    uid = pwd.getpwnam(user).pw_uid
+    for pid in classroom.user_processes({uid}):
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+            environ = Path(f"/proc/{pid}/environ").read_bytes()
+        except OSError:
+            continue
+        if b"jupyterhub-singleuser" in cmdline:
+            pairs = (item.decode().partition("=") for item in environ.split(b"\0") if item)
+            return {k: v for k, _, v in pairs if k.startswith("JUPYTERHUB_")}
+    return {}
 
 
 def as_user(hub: Hub, user: str, argv: list[str], *, cwd: str | None = None,
@@ -95,32 +114,52 @@ def as_user(hub: Hub, user: str, argv: list[str], *, cwd: str | None = None,
     return done
 
 
+def roster_csv(path: Path, roster: Sequence[tuple[str, str]]) -> Path:
+    path.write_text("username,role,first_name,last_name,email\n"
+                    + "".join(f"{u},{r},{u.split('-')[-1].title()},Tester,\n"
+                              for u, r in roster))
+    return path
+
+
 @contextmanager
-def class_hub(roster: list[tuple[str, str]], artifacts: Path) -> Iterator[Hub]:
+def class_hub(roster: list[tuple[str, str]], artifacts: Path,
+              more_courses: Sequence[tuple[list[tuple[str, str]], str]] = ()) -> Iterator[Hub]:
     """`make hub` for `roster` ((username, role) pairs) on free 127.0.0.1 ports, with the
-    users' homes, the exchange and the hub's state in a fresh /tmp folder."""
+    users' homes, the exchange and the hub's state in a fresh /tmp folder. Before it, for
+    each of `more_courses` ((roster, the guide's shell block that adds a course)), the
+    block runs with that roster and the test's folders and ports."""
     remove_leftovers()
     base = Path(tempfile.mkdtemp(prefix="puzzlekit-hub-", dir="/tmp"))
     os.chmod(base, 0o755)
     (base / "home").mkdir()
     os.chmod(base / "home", 0o755)
-    roster_file = base / "roster.csv"
-    roster_file.write_text("username,role,first_name,last_name,email\n"
-                           + "".join(f"{u},{r},{u.split('-')[-1].title()},Tester,\n"
-                                     for u, r in roster))
     state, port = base / "state", free_port()
     setup_args = (f"--hub-port {free_port()} --proxy-api-port {free_port()} "
                   f"--home-base {base / 'home'} --comment {MARKER}")
+    where = [f"HUB_ENV={CLASS_ENV}", f"HUB_STATE={state}", f"EXCHANGE={base / 'exchange'}",
+             "HUB_IP=127.0.0.1", f"HUB_PORT={port}", f"HUB_SETUP_ARGS={setup_args}"]
     log = artifacts / "hub.log"
     env = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
            "LANG": "C.UTF-8", "HOME": "/root"}
-    with open(log, "wb") as out:
-        process = subprocess.Popen(
-            ["make", "--no-print-directory", "hub", f"HUB_ENV={CLASS_ENV}", f"HUB_STATE={state}",
-             f"ROSTER={roster_file}", f"EXCHANGE={base / 'exchange'}", "HUB_IP=127.0.0.1",
-             f"HUB_PORT={port}", f"HUB_SETUP_ARGS={setup_args}"],
-            cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+    everyone = {u for u, _ in roster}
+    process = None
     try:
+        with open(log, "wb") as out:
+            for n, (course_roster, block) in enumerate(more_courses, start=2):
+                # the guide's block as written; the test's folders, ports and roster after
+                # its own words (make takes the last value of a variable)
+                rows = roster_csv(base / f"roster-{n}.csv", course_roster)
+                make = ("make() { command make --no-print-directory \"$@\" "
+                        + " ".join(shlex.quote(v) for v in [*where, f"ROSTER={rows}"]) + "; }\n")
+                done = subprocess.run(["bash", "-euo", "pipefail", "-c", make + block],
+                                      cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT)
+                assert done.returncode == 0, (f"the guide's block failed:\n{block}\n"
+                                              + log.read_text(errors="replace")[-3000:])
+                everyone |= {u for u, _ in course_roster}
+            process = subprocess.Popen(
+                ["make", "--no-print-directory", "hub", *where,
+                 f"ROSTER={roster_csv(base / 'roster.csv', roster)}"],
+                cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
         url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 1500      # a first run builds the class environment
         while not answers(f"{url}/hub/api/", timeout=3):
@@ -130,10 +169,11 @@ def class_hub(roster: list[tuple[str, str]], artifacts: Path) -> Iterator[Hub]:
             time.sleep(0.5)
         with open(state / classroom.PASSWORDS_FILE, newline="") as f:
             passwords = {row["username"]: row["initial_password"] for row in csv.DictReader(f)}
-        assert set(passwords) == {u for u, _ in roster}, passwords
+        assert set(passwords) == everyone, passwords
         yield Hub(url, classroom.load_settings(state), passwords, base, process, log)
     finally:
-        stop_group(process, gently=40, firmly=10)
+        if process is not None:
+            stop_group(process, gently=40, firmly=10)
         remove_leftovers()
         shutil.rmtree(base, ignore_errors=True)
 

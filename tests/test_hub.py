@@ -9,6 +9,12 @@ behind the kit's wall), generates and releases feedback (formgrader); each stude
 their feedback and reads it in the browser. Then the walls between people: what a student
 can and cannot read, submit or undo. Screenshots: test-artifacts/hub-*.png; step times:
 test-artifacts/hub-timings.txt.
+
+The same hub holds a second course, added as the guide says (`make hub-course`), with its
+own instructor, the same assignment, a student of its own and one of the first course's
+students (in both): each student sees the courses they are in, each collect takes its
+own course's students, each gradebook keeps its own grades, and neither course's people
+reach the other's files.
 """
 
 from __future__ import annotations
@@ -16,7 +22,10 @@ from __future__ import annotations
 import importlib.util
 import json
 import re
+import shutil
+import sqlite3
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +50,13 @@ TEACHER, RIGHT, MISTAKES, BLANK = "pkhub-teach", "pkhub-ada", "pkhub-bea", "pkhu
 ROSTER = [(TEACHER, "instructor"), (RIGHT, "student"), (MISTAKES, "student"),
           (BLANK, "student")]
 STUDENTS = (RIGHT, MISTAKES, BLANK)
+COURSE_A = "puzzlekit"
+#: the second course, as the guide adds it (its block `hub-second-course`)
+COURSE_B, SECOND_COURSE_BLOCK = "ai-202", "hub-second-course"
+TEACHER_B, ONLY_B, BOTH = "pkhub-tb", "pkhub-dee", BLANK
+ROSTER_B = [(TEACHER_B, "instructor"), (BOTH, "student"), (ONLY_B, "student")]
+#: a third course's release in the exchange, of which nobody here is a student
+OTHER = "zz-301"
 #: typical mistakes of tests/simulated_class/students_01.py that the second student makes
 TYPICAL = ("moveUp_wrong_way", "print_pos_narrow")
 FULL = 23.0                     #: assignment 1's automatic points
@@ -74,6 +90,14 @@ def write_timings() -> None:
     lines = [f"{step:<58} {secs:7.1f} s   {SHOTS.get(step, '')}"
              for step, secs in TIMINGS.items()]
     (ARTIFACTS / "hub-timings.txt").write_text("\n".join(lines) + "\n")
+
+
+def guide_block(name: str) -> str:
+    """The shell block of docs/instructors.md marked `<!-- guide-test: NAME -->`."""
+    text = (REPO / "docs" / "instructors.md").read_text()
+    found = re.search(rf"<!-- guide-test: {re.escape(name)} -->\n```bash\n(.*?)```", text, re.S)
+    assert found, f"the guide has no block {name!r}"
+    return found.group(1)
 
 
 def load_students_01() -> dict[str, dict[str, str]]:
@@ -113,9 +137,11 @@ def hub() -> Any:
     require_hub_machine()
     ARTIFACTS.mkdir(exist_ok=True)
     t = time.monotonic()
-    with class_hub(ROSTER, ARTIFACTS) as h:
-        TIMINGS["make hub: kit into the class environment, users, exchange, course, "
-                "hub start"] = time.monotonic() - t
+    block = guide_block(SECOND_COURSE_BLOCK)
+    assert "make hub-course" in block and f"COURSE_ID={COURSE_B}" in block, block
+    with class_hub(ROSTER, ARTIFACTS, more_courses=[(ROSTER_B, block)]) as h:
+        TIMINGS["make hub-course (the second course), make hub: kit into the class "
+                "environment, users, exchange, courses, hub start"] = time.monotonic() - t
         yield h
     write_timings()
 
@@ -155,14 +181,35 @@ def formgrader_action(page: Any, row: Any, cls: str, success: str, name: str,
     page.locator("#success-modal").wait_for(state="hidden", timeout=30_000)
 
 
-def open_assignments_tab(s: UserSession) -> Any:
-    """Nbgrader → Assignment List: the students' Assignments tab."""
+def open_assignments_tab(s: UserSession, course: str = COURSE_A) -> Any:
+    """Nbgrader → Assignment List: the students' Assignments tab, showing `course` (a
+    student of several courses picks it in the tab's list of courses)."""
     page = s.page
     page.locator(".lm-MenuBar-itemLabel", has_text=re.compile("^Nbgrader$")).click()
     page.locator(".lm-Menu-itemLabel", has_text=re.compile("^Assignment List$")).click()
     panel = page.locator("#nbgrader-assignment-list")
     panel.wait_for(timeout=60_000)
+    # the list of courses is loaded (and the button enabled) before the assignments are
+    panel.locator("#course_list_dropdown:not([disabled])").wait_for(timeout=60_000)
+    if panel.locator("#course_list_default").inner_text().strip() != course:
+        panel.locator("#course_list_dropdown").click()
+        panel.locator("#course_list li a", has_text=re.compile(f"^{re.escape(course)}$")).click()
+        panel.locator("#course_list_default", has_text=re.compile(f"^{re.escape(course)}$")) \
+            .wait_for(timeout=60_000)
+        panel.locator("#course_list_dropdown:not([disabled])").wait_for(timeout=60_000)
     return panel
+
+
+def courses_offered(panel: Any) -> list[str]:
+    """The courses in the Assignments tab's list of courses."""
+    return [t.strip() for t in panel.locator("#course_list li").all_inner_texts()]
+
+
+def work_of(hub: Hub, user: str, course: str = COURSE_A) -> str:
+    """Where `user`'s copy of the assignment of `course` is, in their home: nbgrader puts
+    a student of several courses' copies into a folder per course."""
+    several = len(hub.settings.courses_of(user)) > 1
+    return f"{course}/{ASSIGNMENT}" if several else ASSIGNMENT
 
 
 def item_of(panel: Any, list_id: str) -> Any:
@@ -181,13 +228,23 @@ def student_fetches_answers_validates_submits(s: UserSession, replacements: Any,
         panel = open_assignments_tab(s)
         released = item_of(panel, "released_assignments_list")
         released.wait_for(timeout=60_000)
+        # each student is offered their own courses only: not the other course's, not the
+        # third course's release in the exchange (nbgrader asks JupyterHub for a student
+        # of several courses; a student of one course has its id)
+        offered = courses_offered(panel)
+        assert offered == sorted(c.course_id for c in s.hub.settings.courses_of(s.user)), \
+            (s.user, offered)
         if s.user == RIGHT:
             shot(page, "03-student-assignments-tab", "students: fetch in the Assignments tab")
+        if s.user == BOTH:
+            panel.locator("#course_list_dropdown").click()
+            shot(page, f"03b-{s.user}-two-courses")
+            panel.locator("#course_list_dropdown").click()
         released.locator("button", has_text="Fetch").click()
         fetched = item_of(panel, "fetched_assignments_list")
         fetched.wait_for(timeout=60_000)
     with timed("students: answer (written through their own server's contents API)"):
-        path = f"{ASSIGNMENT}/{NOTEBOOK}"
+        path = f"{work_of(s.hub, s.user)}/{NOTEBOOK}"
         status, model = s.api("GET", f"api/contents/{path}?content=1")
         assert status == 200, model
         if replacements != "blank":
@@ -228,19 +285,62 @@ def student_fetches_answers_validates_submits(s: UserSession, replacements: Any,
 
 # ----------------------------------------------------------------------------- the class
 
+def nbgrader(hub: Hub) -> str:
+    return f"{hub.settings.env}/bin/nbgrader"
+
+
+def release_in_the_second_course(hub: Hub) -> None:
+    """The second course's instructor generates and releases the assignment (nbgrader in
+    their terminal); a third course's release appears in the exchange too."""
+    root = hub.settings.course(COURSE_B).course_root
+    as_user(hub, TEACHER_B, [nbgrader(hub), "generate_assignment", ASSIGNMENT], cwd=root,
+            timeout=600)
+    as_user(hub, TEACHER_B, [nbgrader(hub), "release_assignment", ASSIGNMENT], cwd=root)
+    exchange = Path(hub.settings.exchange)
+    (exchange / OTHER / "outbound").mkdir(parents=True)
+    shutil.copytree(exchange / COURSE_B / "outbound" / ASSIGNMENT,
+                    exchange / OTHER / "outbound" / ASSIGNMENT)
+
+
+def fetch_answer_submit_by_api(s: UserSession, course: str, source: dict | None) -> None:
+    """What the Assignments tab's Fetch and Submit buttons ask the student's server, in
+    `course`; the answers are the model solution's, or none when `source` is None."""
+    status, fetched = s.api("POST", "assignments/fetch",
+                            {"course_id": course, "assignment_id": ASSIGNMENT})
+    assert status == 200 and fetched["success"], fetched
+    mine = [a for a in fetched["value"] if a["status"] == "fetched"]
+    assert [(a["course_id"], a["path"]) for a in mine] == [(course, work_of(s.hub, s.user,
+                                                                             course))], fetched
+    if source is not None:
+        path = f"api/contents/{mine[0]['path']}/{NOTEBOOK}"
+        status, model = s.api("GET", f"{path}?content=1")
+        assert status == 200, model
+        status, saved = s.api("PUT", path, {"type": "notebook", "format": "json",
+                                            "content": answered(model["content"], source, None)})
+        assert status == 200, saved
+    status, submitted = s.api("POST", "assignments/submit",
+                              {"course_id": course, "assignment_id": ASSIGNMENT})
+    assert status == 200 and submitted["success"], submitted
+    assert [a["course_id"] for a in submitted["value"] if a["status"] == "submitted"] == [course]
+
+
 def test_a_class_from_release_to_feedback(hub: Hub, browser: Any) -> None:
     from nbgrader.api import Gradebook
-    course = Path(hub.settings.course_root)
+    course = Path(hub.settings.course(COURSE_A).course_root)
     source = json.loads((course / "source" / ASSIGNMENT / NOTEBOOK).read_text())
     mistakes = {k: v for name in TYPICAL for k, v in load_students_01()[name].items()}
 
-    # everyone logs in at the start of the class: their servers start side by side
-    with timed("everyone: log in (PAM) and servers start (4 at once)"):
-        sessions = {u: start_login(browser, hub, u) for u, _ in ROSTER}
+    # everyone logs in at the start of the class: their servers start side by side; the
+    # second course's instructor meanwhile releases the same assignment in their course
+    step = "everyone: log in (PAM) and servers start (5 at once)"
+    with timed(step), ThreadPoolExecutor(1) as pool:
+        released_b = pool.submit(release_in_the_second_course, hub)
+        sessions = {u: start_login(browser, hub, u) for u in (*(u for u, _ in ROSTER), ONLY_B)}
         for s in sessions.values():
             wait_for_lab(s)
+        released_b.result()
     teacher = sessions.pop(TEACHER)
-    shot(teacher.page, "01-instructor-lab", "everyone: log in (PAM) and servers start (4 at once)")
+    shot(teacher.page, "01-instructor-lab", step)
     assert teacher.page.get_by_text("Create Assignment").count(), "the instructor's tools"
 
     # the instructor: generate and release in the formgrader
@@ -253,7 +353,7 @@ def test_a_class_from_release_to_feedback(hub: Hub, browser: Any) -> None:
         row = formgrader_row(teacher.page, hub)
         formgrader_action(teacher.page, row, "release", "Successfully released",
                           "02c-formgrader-released", "instructor: release in the formgrader")
-    assert (Path(hub.settings.exchange) / "puzzlekit" / "outbound" / ASSIGNMENT).is_dir()
+    assert (Path(hub.settings.exchange) / COURSE_A / "outbound" / ASSIGNMENT).is_dir()
 
     # the students: log in, fetch, answer, validate, submit
     verdicts = {}
@@ -275,6 +375,14 @@ def test_a_class_from_release_to_feedback(hub: Hub, browser: Any) -> None:
     assert "Success!" not in verdicts[MISTAKES] and "blank moved up" in verdicts[MISTAKES] \
         or "moveUp" in verdicts[MISTAKES], verdicts[MISTAKES]
     assert "not written yet" in verdicts[BLANK], verdicts[BLANK]
+
+    # the second course: its assignment (of the same name) for the student of both
+    # courses, answered right, and for a student of that course only, left blank; neither
+    # may reach the first course's collect, which comes next
+    with timed("second course: two students fetch and submit (their servers' API, as the "
+               "Assignments tab)"):
+        fetch_answer_submit_by_api(sessions[BOTH], COURSE_B, source)
+        fetch_answer_submit_by_api(sessions[ONLY_B], COURSE_B, None)
     STATE["submitted"] = True
 
     # the instructor: collect (formgrader), autograde (nbgrader as the instructor)
@@ -282,11 +390,12 @@ def test_a_class_from_release_to_feedback(hub: Hub, browser: Any) -> None:
         row = formgrader_row(teacher.page, hub)
         formgrader_action(teacher.page, row, "collect", "Successfully collected",
                           "07-formgrader-collected", "instructor: collect in the formgrader")
+    assert sorted(p.name for p in (course / "submitted").iterdir()) == sorted(STUDENTS)
     with timed("instructor: autograde (nbgrader autograde as the instructor's user)"):
         done = as_user(hub, TEACHER, [f"{hub.settings.env}/bin/nbgrader", "autograde",
                                       ASSIGNMENT], cwd=str(course), timeout=600)
         assert "refused" not in done.stdout + done.stderr
-    with Gradebook(f"sqlite:///{course / 'gradebook.db'}", course_id="puzzlekit") as gb:
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}", course_id=COURSE_A) as gb:
         scores = {u: gb.find_submission(ASSIGNMENT, u).code_score for u in STUDENTS}
     STATE["scores"] = scores
     assert scores[RIGHT] == FULL, scores
@@ -300,6 +409,9 @@ def test_a_class_from_release_to_feedback(hub: Hub, browser: Any) -> None:
         teacher.page.locator("td", has_text=MISTAKES).first.wait_for(timeout=60_000)
         teacher.page.wait_for_timeout(500)
         shot(teacher.page, "08-formgrader-scores", "instructor: scores in the formgrader")
+        # the formgrader knows its own course's students only
+        status, listed = teacher.api("GET", f"formgrader/api/submissions/{ASSIGNMENT}")
+        assert status == 200 and {x["student"] for x in listed} == set(STUDENTS), listed
     with timed("instructor: generate feedback in the formgrader"):
         row = formgrader_row(teacher.page, hub)
         formgrader_action(teacher.page, row, "generate-feedback", "Successfully generated feedback",
@@ -326,10 +438,10 @@ def test_a_class_from_release_to_feedback(hub: Hub, browser: Any) -> None:
             shot(s.page, f"11-{user}-feedback-fetched", "students: fetch feedback in the "
                  "Assignments tab" if user == MISTAKES else None)
         with timed("students: read feedback in the browser"):
-            status, listing = s.api("GET", f"api/contents/{ASSIGNMENT}/feedback")
+            status, listing = s.api("GET", f"api/contents/{work_of(hub, user)}/feedback")
             assert status == 200 and listing["content"], listing
             stamp = listing["content"][0]["name"]
-            html_path = f"{ASSIGNMENT}/feedback/{stamp}/{ASSIGNMENT}.html"
+            html_path = f"{work_of(hub, user)}/feedback/{stamp}/{ASSIGNMENT}.html"
             s.page.goto(f"{s.server}/files/{html_path}")
             s.page.locator("body").wait_for()
             s.page.wait_for_timeout(300)
@@ -387,8 +499,8 @@ print("PROBE" + json.dumps(out))
 def secret_paths(hub: Hub) -> list[str]:
     """What no student may read: the instructor's course, the gradebook, the exchange's
     listings, another student's home, submission and feedback."""
-    course = Path(hub.settings.course_root)
-    exchange = Path(hub.settings.exchange) / "puzzlekit"
+    course = Path(hub.settings.course(COURSE_A).course_root)
+    exchange = Path(hub.settings.exchange) / COURSE_A
     other = Path(f"{hub.base}/home/{RIGHT}")
     paths = [course, course / "source", course / "source" / ASSIGNMENT / NOTEBOOK,
              course / "gradebook.db", course / "autograded" / RIGHT / ASSIGNMENT / NOTEBOOK,
@@ -406,11 +518,82 @@ def probe_result(output: str) -> dict[str, str]:
     return json.loads(line[len("PROBE"):])
 
 
+def probe(hub: Hub, user: str, paths: list[str]) -> dict[str, str]:
+    """What `user`'s Python (as their terminal runs it) gets for each of `paths`."""
+    return probe_result(as_user(hub, user, [f"{hub.settings.env}/bin/python", "-c", PROBE,
+                                            json.dumps(paths)]).stdout)
+
+
+def test_two_courses_side_by_side(hub: Hub) -> None:
+    """The second course's collect and gradebook, a student of both courses in a terminal,
+    the walls between the courses, and nobody as the hub's admin."""
+    if not STATE.get("feedback"):
+        pytest.skip("the class did not get as far as feedback (see the test above)")
+    from nbgrader.api import Gradebook
+    course_a = Path(hub.settings.course(COURSE_A).course_root)
+    course_b = Path(hub.settings.course(COURSE_B).course_root)
+    exchange = Path(hub.settings.exchange)
+
+    # a student of the first course only files their work under the second course
+    # (nbgrader lets anyone write into any course's inbound): its collect refuses it
+    t = time.monotonic()
+    as_user(hub, MISTAKES, [nbgrader(hub), "submit", ASSIGNMENT, f"--course={COURSE_B}"])
+    done = as_user(hub, TEACHER_B, [nbgrader(hub), "collect", ASSIGNMENT], cwd=str(course_b))
+    log = done.stdout + done.stderr
+    assert "refused" in log and f"{MISTAKES} is not a student of {COURSE_B}" in log, log[-2000:]
+    assert sorted(p.name for p in (course_b / "submitted").iterdir()) == sorted([BOTH, ONLY_B])
+    as_user(hub, TEACHER_B, [nbgrader(hub), "autograde", ASSIGNMENT, f"--student={BOTH}"],
+            cwd=str(course_b), timeout=600)
+    # the student of both: full points in the second course, their blank notebook's 0 in
+    # the first; each gradebook holds its own course's students
+    with Gradebook(f"sqlite:///{course_b / 'gradebook.db'}", course_id=COURSE_B) as gb:
+        assert gb.find_submission(ASSIGNMENT, BOTH).code_score == FULL
+        assert {x.id for x in gb.students} == {BOTH, ONLY_B}
+    with Gradebook(f"sqlite:///{course_a / 'gradebook.db'}", course_id=COURSE_A) as gb:
+        assert gb.find_submission(ASSIGNMENT, BOTH).code_score == STATE["scores"][BOTH] == 0
+        assert {x.id for x in gb.students} == set(STUDENTS)
+    TIMINGS["second course: collect (refuses a student of the other course), autograde"] = \
+        time.monotonic() - t
+
+    # the student of both courses, in a terminal of their JupyterLab: nbgrader lists the
+    # assignments of their two courses, not the third course's (it asks the hub)
+    t = time.monotonic()
+    done = as_user(hub, BOTH, [nbgrader(hub), "list"])
+    listed = done.stdout + done.stderr
+    assert f"{COURSE_A} {ASSIGNMENT}" in listed and f"{COURSE_B} {ASSIGNMENT}" in listed, listed
+    assert OTHER not in listed, listed
+
+    # the walls between the courses: the second course's root, gradebook, submissions and
+    # inbound, for students of the first course and of both, and for the first course's
+    # instructor; the first course's, for the second course's instructor
+    b_paths = [str(p) for p in (course_b, course_b / "source" / ASSIGNMENT / NOTEBOOK,
+                                course_b / "gradebook.db",
+                                course_b / "submitted" / BOTH / ASSIGNMENT / NOTEBOOK,
+                                exchange / COURSE_B / "inbound")]
+    a_paths = [str(p) for p in (course_a, course_a / "gradebook.db",
+                                course_a / "submitted" / BOTH / ASSIGNMENT / NOTEBOOK,
+                                exchange / COURSE_A / "inbound")]
+    assert all(Path(p).exists() for p in b_paths + a_paths)
+    for user, paths in ((MISTAKES, b_paths), (BOTH, b_paths), (TEACHER, b_paths),
+                        (TEACHER_B, a_paths)):
+        found = probe(hub, user, paths)
+        assert set(found.values()) == {"denied"}, (user, found)
+
+    # an admin could open every server, the other course's instructor's too: nobody is one
+    with sqlite3.connect(f"file:{hub.settings.state}/hub/jupyterhub.sqlite?mode=ro",
+                         uri=True) as db:
+        admins = [row[0] for row in db.execute("SELECT name FROM users WHERE admin")]
+    assert admins == [], admins
+    TIMINGS["second course: a student of both lists in a terminal; walls between courses"] = \
+        time.monotonic() - t
+    write_timings()
+
+
 def test_walls_between_people(hub: Hub, browser: Any) -> None:
     if not STATE.get("feedback"):
         pytest.skip("the class did not get as far as feedback (see the test above)")
     from nbgrader.api import Gradebook
-    course = Path(hub.settings.course_root)
+    course = Path(hub.settings.course(COURSE_A).course_root)
     paths = secret_paths(hub)
 
     # a shell as each student (what their JupyterLab terminal runs) and their Python
@@ -419,14 +602,13 @@ def test_walls_between_people(hub: Hub, browser: Any) -> None:
         done = as_user(hub, user, ["bash", "-c", " ; ".join(
             f"cat {p}/* {p} >/dev/null 2>&1 && echo READ {p}" for p in paths)], check=False)
         assert "READ" not in done.stdout, done.stdout
-        found = probe_result(as_user(hub, user, [f"{hub.settings.env}/bin/python", "-c",
-                                                 PROBE, json.dumps(paths)]).stdout)
+        found = probe(hub, user, paths)
         assert set(found.values()) == {"denied"}, found
 
     # names in the exchange that a student would have to guess: 72 random bits or more
-    inbound = [p.name for p in (Path(hub.settings.exchange) / "puzzlekit" / "inbound").iterdir()]
+    inbound = [p.name for p in (Path(hub.settings.exchange) / COURSE_A / "inbound").iterdir()]
     assert inbound and all(len(n.rsplit("+", 1)[-1]) >= 12 for n in inbound), inbound
-    feedback = [p.name for p in (Path(hub.settings.exchange) / "puzzlekit" / "feedback").iterdir()]
+    feedback = [p.name for p in (Path(hub.settings.exchange) / COURSE_A / "feedback").iterdir()]
     assert feedback and all(re.fullmatch(r"[0-9a-f]{32}\.html", n) for n in feedback), feedback
 
     # the file browser (their server's contents API), also through a symlink they made,
@@ -465,7 +647,7 @@ def test_walls_between_people(hub: Hub, browser: Any) -> None:
     SHOTS["walls: shell, Python, file browser and kernel of students probe the others"] = \
         "hub-13-student-kernel-probe.png"
 
-    with Gradebook(f"sqlite:///{course / 'gradebook.db'}", course_id="puzzlekit") as gb:
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}", course_id=COURSE_A) as gb:
         before = {u: gb.find_submission(ASSIGNMENT, u).code_score for u in STUDENTS}
     right_copy = (course / "submitted" / RIGHT / ASSIGNMENT / NOTEBOOK).read_bytes()
 
@@ -473,7 +655,7 @@ def test_walls_between_people(hub: Hub, browser: Any) -> None:
     t = time.monotonic()
     done = as_user(hub, MISTAKES, [f"{hub.settings.env}/bin/nbgrader", "submit", ASSIGNMENT,
                                    f"--student={RIGHT}"])
-    fake = [p for p in (Path(hub.settings.exchange) / "puzzlekit" / "inbound").iterdir()
+    fake = [p for p in (Path(hub.settings.exchange) / COURSE_A / "inbound").iterdir()
             if p.name.startswith(f"{RIGHT}+") and p.owner() == MISTAKES]
     assert fake, "the forged submission did not reach the exchange" + done.stderr
     done = as_user(hub, TEACHER, [f"{hub.settings.env}/bin/nbgrader", "collect", ASSIGNMENT,
@@ -490,7 +672,7 @@ def test_walls_between_people(hub: Hub, browser: Any) -> None:
     as_user(hub, MISTAKES, ["bash", "-c", f"echo '{{}}' > {nb_path}"])
     as_user(hub, TEACHER, [f"{hub.settings.env}/bin/nbgrader", "autograde", ASSIGNMENT,
                            "--force"], cwd=str(course), timeout=600)
-    with Gradebook(f"sqlite:///{course / 'gradebook.db'}", course_id="puzzlekit") as gb:
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}", course_id=COURSE_A) as gb:
         after = {u: gb.find_submission(ASSIGNMENT, u).code_score for u in STUDENTS}
     assert after == before == STATE["scores"], (before, after)
     TIMINGS["walls: students delete/edit their files; autograde --force, same grades"] = \

@@ -1,4 +1,4 @@
-"""The class server's set-up on one machine: roster, Unix users, exchange, course, config.
+"""The class server's set-up on one machine: roster, Unix users, exchange, courses, config.
 
 `make hub` runs this (as root) before it starts JupyterHub, and `jupyterhub_config.py`
 reads what it wrote. Standard library only: it also runs under the Python that builds the
@@ -7,21 +7,26 @@ class environment (`check-python`).
     python deploy/hub/classroom.py check-python             # can every user run this Python?
     python deploy/hub/classroom.py check-env --env ENV      # ... and the class environment?
     python deploy/hub/classroom.py setup --env ENV --state STATE --roster roster.csv ...
-    python deploy/hub/classroom.py teardown --state STATE --remove-users   # tests only
 
-What `setup` does, idempotently:
+What `setup` does for the course it names (`--course-id`, default `puzzlekit`), idempotently;
+the hub's other courses, set up by earlier runs with other ids, are kept:
 
 - every roster user (`username,role,first_name,last_name,email`; role `instructor` or
   `student`, exactly one instructor) becomes a Unix user with a private home (mode 0700);
   a user it creates gets a random password, written to STATE/initial-passwords.csv
-  (mode 0600) for the instructor to hand out (the hub logs in with PAM);
-- the exchange folder, mode 1777 (everyone may add, nobody may remove another's entry);
+  (mode 0600) for the instructor to hand out (the hub logs in with PAM). A student may be
+  on the rosters of several courses; an instructor teaches one course and studies none;
+- the exchange folder, mode 1777 (everyone may add, nobody may remove another's entry),
+  one for all the hub's courses (nbgrader keeps each course under `<exchange>/<id>/`);
 - the course root, `~INSTRUCTOR/COURSE_ID`, owned by the instructor, mode 0700: a copy
   of the course's `source/` and `nbgrader_config.py`, made once (never overwritten);
-- the Jupyter config of each role in STATE/jupyter/ROLE (the spawner points
-  JUPYTER_CONFIG_PATH there): students get the course id and the exchange, no formgrader
-  and no Create Assignment panel; the instructor's nbgrader loads the course's config and
-  refuses, at collect, a submission filed under another student's name;
+- the Jupyter config of each person in STATE/jupyter (the spawner points
+  JUPYTER_CONFIG_PATH there): students get the exchange, no formgrader and no Create
+  Assignment panel, and the course id of their one course; a student of several courses
+  gets no course id but nbgrader's set-up for several courses (each course's assignments
+  in `~/COURSE/ASSIGNMENT`, and only the courses of their JupyterHub groups listed); each
+  instructor's nbgrader loads their course's config and refuses, at collect, a submission
+  filed under another student's name or under a name that is not the course's student;
 - STATE/hub.json, the settings `jupyterhub_config.py` reads; STATE/hub (mode 0700) holds
   the hub's database and cookie secret.
 """
@@ -96,35 +101,112 @@ def read_roster(path: str | os.PathLike[str]) -> list[Person]:
     return people
 
 
+#: what nbgrader takes as a course id (a folder of the exchange, a JupyterHub group's suffix)
+COURSE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+#: JupyterHub's default scopes of a server's API token, and what nbgrader's JupyterHub
+#: plugin needs besides: the user's own name and groups (a student's courses)
+SERVER_TOKEN_SCOPES = ("users:activity!user", "access:servers!server", "read:users:name!user",
+                       "read:users:groups!user")
+#: nbgrader's plugin that asks JupyterHub which courses a student is in (their groups)
+HUB_AUTH_PLUGIN = "nbgrader.auth.JupyterHubAuthPlugin"
+
+
+@dataclass
+class Course:
+    """One course on the hub: its id, its root (the instructor's), its people."""
+    course_id: str
+    course_root: str
+    instructor: str
+    students: list[str]
+    people: list[dict[str, str]] = field(default_factory=list)
+
+
 @dataclass
 class Settings:
     """What `jupyterhub_config.py` needs, written by `setup` into STATE/hub.json."""
     env: str
     state: str
     exchange: str
-    course_id: str
-    course_root: str
-    instructor: str
-    students: list[str]
+    courses: list[Course]
     ip: str = "0.0.0.0"
     port: int = 8000
     hub_port: int = 8081
     proxy_api_port: int = 8001
     authenticator: str = "pam"
-    people: list[dict[str, str]] = field(default_factory=list)
+
+    def course(self, course_id: str) -> Course:
+        for c in self.courses:
+            if c.course_id == course_id:
+                return c
+        raise SetupError(f"the hub has no course {course_id!r} (it has "
+                         f"{', '.join(c.course_id for c in self.courses)})")
+
+    @property
+    def usernames(self) -> list[str]:
+        """Everyone who may log in: the instructors and students of every course."""
+        return sorted({u for c in self.courses for u in (c.instructor, *c.students)})
+
+    @property
+    def admins(self) -> list[str]:
+        """The hub's admins: the instructor of a hub with one course. An admin may open
+        everyone's server, so on a hub with several courses no instructor is one (each
+        would reach the other courses' roots through their instructors' servers)."""
+        return [self.courses[0].instructor] if len(self.courses) == 1 else []
+
+    def instructor_of(self, username: str) -> Course | None:
+        return next((c for c in self.courses if c.instructor == username), None)
+
+    def courses_of(self, username: str) -> list[Course]:
+        """The courses `username` is a student of."""
+        return [c for c in self.courses if username in c.students]
 
     def role(self, username: str) -> str:
-        return "instructor" if username == self.instructor else "student"
+        return "instructor" if self.instructor_of(username) else "student"
 
-    def config_dir(self, username: str) -> str:
-        return str(Path(self.state) / "jupyter" / self.role(username))
+    def groups(self) -> dict[str, dict[str, list[str]]]:
+        """JupyterHub's groups as nbgrader names them: `formgrade-<id>` (the instructor)
+        and `nbgrader-<id>` (the students) of each course."""
+        out: dict[str, dict[str, list[str]]] = {}
+        for c in self.courses:
+            out[f"formgrade-{c.course_id}"] = {"users": [c.instructor]}
+            out[f"nbgrader-{c.course_id}"] = {"users": list(c.students)}
+        return out
+
+    def config_dirs(self, username: str) -> list[str]:
+        """The Jupyter config folders of `username`, the first one winning."""
+        jupyter = Path(self.state) / "jupyter"
+        course = self.instructor_of(username)
+        if course:
+            return [str(jupyter / "instructor-of" / course.course_id)]
+        mine = self.courses_of(username)
+        first = (jupyter / "student-of" / mine[0].course_id if len(mine) == 1
+                 else jupyter / "student-of-several")
+        return [str(first), str(jupyter / "student")]
+
+    def server_env(self, username: str) -> dict[str, str]:
+        """What the spawner adds to the environment of `username`'s server (and so of
+        their JupyterLab's terminals): their config, the exchange, and the course id of
+        an instructor or of a student of one course."""
+        env = {"JUPYTER_CONFIG_PATH": os.pathsep.join(self.config_dirs(username)),
+               "PUZZLEKIT_EXCHANGE": self.exchange}
+        course = self.instructor_of(username)
+        mine = [course] if course else self.courses_of(username)
+        if len(mine) == 1:
+            # the course's nbgrader_config.py takes its id from here (course_settings)
+            env["PUZZLEKIT_COURSE_ID"] = mine[0].course_id
+        return env
 
 
 def load_settings(state: str | os.PathLike[str]) -> Settings:
     path = Path(state) / SETTINGS_FILE
     if not path.is_file():
         raise SetupError(f"{path} is missing: run `make hub` (or classroom.py setup) first")
-    return Settings(**json.loads(path.read_text()))
+    data = json.loads(path.read_text())
+    if "courses" not in data:       # written before the hub held several courses
+        data["courses"] = [{k: data.pop(k) for k in
+                            ("course_id", "course_root", "instructor", "students", "people")}]
+    data["courses"] = [Course(**c) for c in data["courses"]]
+    return Settings(**data)
 
 
 # ---------------------------------------------------------------------------- checks
@@ -252,15 +334,34 @@ def chown_tree(root: Path, user: str) -> None:
 
 # ---------------------------------------------------------------------------- config files
 
-def student_nbgrader_config(course_id: str, exchange: str) -> str:
-    return (f'"""nbgrader for the students of {course_id} (written by deploy/hub/classroom.py)'
+def student_nbgrader_config(exchange: str) -> str:
+    return ('"""nbgrader for every student of the hub (written by deploy/hub/classroom.py)'
             '"""\nc = get_config()  # noqa: F821\n'
-            f"c.CourseDirectory.course_id = {course_id!r}\n"
             f"c.Exchange.root = {exchange!r}\n"
             "c.Validator.width = 110  # the Validate button: the kit's lines uncut\n"
             "# Fetch and Fetch Feedback also refresh marks-<course>.html: due dates, marks\n"
             "c.ExchangeFactory.fetch_assignment = 'puzzlekit.course.term_view.FetchAssignment'\n"
             "c.ExchangeFactory.fetch_feedback = 'puzzlekit.course.term_view.FetchFeedback'\n")
+
+
+def one_course_nbgrader_config(course_id: str) -> str:
+    return (f'"""nbgrader for the students of {course_id} only (written by '
+            'deploy/hub/classroom.py)"""\nc = get_config()  # noqa: F821\n'
+            f"c.CourseDirectory.course_id = {course_id!r}\n")
+
+
+def several_courses_nbgrader_config() -> str:
+    return f'''"""nbgrader for students of several courses (written by deploy/hub/classroom.py).
+
+nbgrader's set-up for several courses on one JupyterHub: no course id of its own, each
+course's assignments in their own folder (~/COURSE/ASSIGNMENT: two courses may both have
+an assignment of one name), and JupyterHub's groups (nbgrader-COURSE) say which courses
+are this student's: the Assignments tab and `nbgrader list` show only those.
+"""
+c = get_config()  # noqa: F821
+c.Exchange.path_includes_course = True
+c.Authenticator.plugin_class = {HUB_AUTH_PLUGIN!r}
+'''
 
 
 def instructor_nbgrader_config(course_id: str, course_root: str, exchange: str) -> str:
@@ -273,46 +374,118 @@ c = get_config()  # noqa: F821
 load_subconfig({str(Path(course_root) / "nbgrader_config.py")!r})  # noqa: F821
 c.CourseDirectory.course_id = {course_id!r}
 c.Exchange.root = {exchange!r}
+# collect takes only the course's students (its gradebook, filled from the roster): the
+# hub's courses share the exchange, and anyone may file work under any course's name
+c.OwnerCheckedCollect.students_only = True
 '''
 
 
-def write_role_configs(state: Path, course_id: str, course_root: str, exchange: str) -> None:
-    student = state / "jupyter" / "student"
-    instructor = state / "jupyter" / "instructor"
-    for d in (student / "labconfig", instructor):
-        d.mkdir(parents=True, exist_ok=True)
-    (student / "nbgrader_config.py").write_text(student_nbgrader_config(course_id, exchange))
+def write_role_configs(state: Path, settings: Settings) -> None:
+    """Every folder of STATE/jupyter (see Settings.config_dirs), written anew, then put in
+    place of the old ones."""
+    new = state / "jupyter.new"
+    shutil.rmtree(new, ignore_errors=True)
+    student = new / "student"
+    (student / "labconfig").mkdir(parents=True)
+    (student / "nbgrader_config.py").write_text(student_nbgrader_config(settings.exchange))
     (student / "jupyter_server_config.json").write_text(json.dumps(
         {"ServerApp": {"jpserver_extensions": {e: False for e in STUDENT_DISABLED_SERVER}}},
         indent=1))
     (student / "labconfig" / "page_config.json").write_text(json.dumps(
         {"disabledExtensions": {e: True for e in STUDENT_DISABLED_LAB}}, indent=1))
-    (instructor / "nbgrader_config.py").write_text(
-        instructor_nbgrader_config(course_id, course_root, exchange))
-    for folder, dirs, files in os.walk(state / "jupyter"):
+    (new / "student-of-several").mkdir()
+    (new / "student-of-several" / "nbgrader_config.py").write_text(
+        several_courses_nbgrader_config())
+    for c in settings.courses:
+        one = new / "student-of" / c.course_id
+        one.mkdir(parents=True)
+        (one / "nbgrader_config.py").write_text(one_course_nbgrader_config(c.course_id))
+        teacher = new / "instructor-of" / c.course_id
+        teacher.mkdir(parents=True)
+        (teacher / "nbgrader_config.py").write_text(
+            instructor_nbgrader_config(c.course_id, c.course_root, settings.exchange))
+    for folder, dirs, files in os.walk(new):
         os.chmod(folder, 0o755)
         for f in files:
             os.chmod(os.path.join(folder, f), 0o644)
+    current, old = state / "jupyter", state / "jupyter.old"
+    shutil.rmtree(old, ignore_errors=True)
+    if current.exists():
+        current.rename(old)
+    new.rename(current)
+    shutil.rmtree(old, ignore_errors=True)
 
 
 # ---------------------------------------------------------------------------- setup
+
+def check_course_people(course: Course, others: list[Course]) -> None:
+    """Refuse what would mix two courses' roles: an instructor of two courses, or an
+    instructor who is a student of another course (a person's server has one config)."""
+    for other in others:
+        if course.instructor == other.instructor:
+            raise SetupError(
+                f"{course.instructor} already teaches {other.course_id} on this hub: each "
+                f"course needs an instructor account of its own (their formgrader serves one "
+                f"course), e.g. {course.instructor}-{course.course_id}")
+        for teacher, students, cid in ((course.instructor, other.students, other.course_id),
+                                       (other.instructor, course.students, course.course_id)):
+            if teacher in students:
+                raise SetupError(f"{teacher} teaches a course of this hub and is on the roster "
+                                 f"of {cid} as a student: use another account for one of the two")
+
+
+def moved_work(settings: Settings, before: Settings | None) -> list[str]:
+    """What to tell students who are now in several courses and have work fetched where a
+    student of one course has it (~/ASSIGNMENT): nbgrader now looks in ~/COURSE/ASSIGNMENT."""
+    if before is None:
+        return []
+    notes = []
+    for name in settings.usernames:
+        now, then = settings.courses_of(name), before.courses_of(name)
+        if settings.role(name) != "student" or len(now) < 2 or len(then) != 1:
+            continue
+        old = then[0].course_id
+        outbound = Path(settings.exchange) / old / "outbound"
+        home = Path(pwd.getpwnam(name).pw_dir)
+        released = sorted(p.name for p in outbound.iterdir()) if outbound.is_dir() else []
+        fetched = [a for a in released if (home / a).is_dir()]
+        if fetched:
+            notes.append(f"{name} is now in {len(now)} courses, so their assignments are "
+                         f"fetched into ~/COURSE/ASSIGNMENT from the hub's next start; what "
+                         f"they fetched of {old} ({', '.join(fetched)}) is in their home: "
+                         f"they move it into ~/{old}/ before they submit it again")
+    return notes
+
 
 def setup(*, env: str, state: str, roster: str, course_source: str, exchange: str,
           course_id: str = "puzzlekit", ip: str = "0.0.0.0", port: int = 8000,
           hub_port: int = 8081, proxy_api_port: int = 8001, authenticator: str = "pam",
           home_base: str | None = None, comment: str = "",
           passwords: dict[str, str] | None = None) -> Settings:
-    """Make the class (see the module's docstring); returns the settings it wrote.
+    """Make the course `course_id` on the hub (see the module's docstring), keeping the
+    hub's other courses; returns the settings it wrote.
 
     passwords: user -> password to set (tests); otherwise a user made now gets a random one.
     """
     if os.geteuid() != 0:
         raise SetupError("the class set-up makes users and runs the hub as root: run it as root")
+    if not COURSE_ID.match(course_id):
+        raise SetupError(f"{course_id!r} is not a course id: use letters, digits, '-', '_' "
+                         "and '.' (at most 64, starting with a letter or digit), e.g. 'ai-202'")
     problems = env_problems(env)
     if problems:
         raise SetupError("the class environment is not ready:\n- " + "\n- ".join(problems))
     people = read_roster(roster)
+    instructor = next(p.username for p in people if p.role == "instructor")
+    students = [p.username for p in people if p.role == "student"]
     state_dir = Path(state)
+    before = load_settings(state_dir) if (state_dir / SETTINGS_FILE).is_file() else None
+    ex = Path(exchange)
+    if before and Path(before.exchange) != ex:
+        raise SetupError(f"the courses of this hub share the exchange {before.exchange}: "
+                         f"{course_id} cannot use {ex} (EXCHANGE=)")
+    others = [c for c in before.courses if c.course_id != course_id] if before else []
+    check_course_people(Course(course_id, "", instructor, students), others)
     state_dir.mkdir(parents=True, exist_ok=True)
     os.chmod(state_dir, 0o755)
     (state_dir / "hub").mkdir(exist_ok=True)
@@ -337,11 +510,9 @@ def setup(*, env: str, state: str, roster: str, course_source: str, exchange: st
         print(f"classroom: {len(new_passwords)} new user(s); their first passwords are in "
               f"{path} (root only): hand them out, users change them with `passwd`")
 
-    ex = Path(exchange)
     ex.mkdir(parents=True, exist_ok=True)
     os.chmod(ex, 0o1777)
 
-    instructor = next(p.username for p in people if p.role == "instructor")
     course_root = Path(pwd.getpwnam(instructor).pw_dir) / course_id
     if not course_root.exists():
         src = Path(course_source)
@@ -354,16 +525,21 @@ def setup(*, env: str, state: str, roster: str, course_source: str, exchange: st
         print(f"classroom: the course is in {course_root} (owner {instructor}, mode 0700)")
     os.chmod(course_root, 0o700)
 
-    write_role_configs(state_dir, course_id, str(course_root), str(ex))
-    import_students(env, instructor, course_root, str(ex),
-                    [p for p in people if p.role == "student"], course_id=course_id)
+    course = Course(course_id=course_id, course_root=str(course_root), instructor=instructor,
+                    students=students, people=[asdict(p) for p in people])
+    ids = [c.course_id for c in before.courses] if before else []
+    courses = ([course if c.course_id == course_id else c for c in before.courses]
+               if before and course_id in ids else [*others, course])
     settings = Settings(
         env=str(Path(env).resolve()), state=str(state_dir.resolve()), exchange=str(ex),
-        course_id=course_id, course_root=str(course_root), instructor=instructor,
-        students=[p.username for p in people if p.role == "student"], ip=ip, port=port,
-        hub_port=hub_port, proxy_api_port=proxy_api_port, authenticator=authenticator,
-        people=[asdict(p) for p in people])
+        courses=courses, ip=ip, port=port, hub_port=hub_port, proxy_api_port=proxy_api_port,
+        authenticator=authenticator)
+    write_role_configs(state_dir, settings)
+    import_students(env, instructor, course_root, str(ex),
+                    [p for p in people if p.role == "student"], course_id=course_id)
     (state_dir / SETTINGS_FILE).write_text(json.dumps(asdict(settings), indent=1))
+    for note in moved_work(settings, before):
+        print(f"classroom: {note}")
     return settings
 
 
@@ -450,7 +626,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--roster", required=True)
     p.add_argument("--course-source", required=True)
     p.add_argument("--exchange", required=True)
-    p.add_argument("--course-id", default="puzzlekit")
+    p.add_argument("--course-id", default="puzzlekit",
+                   help="the course this run adds or updates; the hub's others are kept")
     p.add_argument("--ip", default="0.0.0.0")
     p.add_argument("--port", type=int, default=8000)
     p.add_argument("--hub-port", type=int, default=8081)
@@ -476,8 +653,14 @@ def main(argv: list[str] | None = None) -> int:
                       course_id=args.course_id, ip=args.ip, port=args.port,
                       hub_port=args.hub_port, proxy_api_port=args.proxy_api_port,
                       home_base=args.home_base, comment=args.comment)
-            print(f"classroom: {len(s.students)} student(s), instructor {s.instructor}; "
-                  f"the hub will listen on http://{s.ip}:{s.port}")
+            course = s.course(args.course_id)
+            print(f"classroom: {course.course_id}: {len(course.students)} student(s), "
+                  f"instructor {course.instructor}; the hub will listen on "
+                  f"http://{s.ip}:{s.port}")
+            if len(s.courses) > 1:
+                print(f"classroom: the hub holds {len(s.courses)} courses "
+                      f"({', '.join(c.course_id for c in s.courses)}); a running hub "
+                      "takes in a course when it starts again (`make hub`)")
     except SetupError as e:
         print(f"classroom: {e}", file=sys.stderr)
         return 1

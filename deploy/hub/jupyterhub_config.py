@@ -1,14 +1,18 @@
-"""JupyterHub for a puzzlekit class on one machine (started by `make hub`, as root).
+"""JupyterHub for puzzlekit classes on one machine (started by `make hub`, as root).
 
 Everything machine-specific comes from STATE/hub.json, written by `classroom.py setup`
-(STATE is $PUZZLEKIT_HUB_STATE, default /srv/puzzlekit-hub):
+(STATE is $PUZZLEKIT_HUB_STATE, default /srv/puzzlekit-hub), one run per course:
 
-- PAM logs people in with their Unix passwords; only the roster may log in, and the
-  instructor is the hub's admin;
+- PAM logs people in with their Unix passwords; only the rosters may log in; the
+  instructor of a hub with one course is the hub's admin (with several, nobody is);
 - each person's JupyterLab runs as their own Unix user (LocalProcessSpawner), from the
-  class environment, in their home folder; the spawner points JUPYTER_CONFIG_PATH at the
-  config of their role (students: course id, exchange, no formgrader; the instructor: the
-  course's own nbgrader config, so the formgrader finds the course);
+  class environment, in their home folder; the spawner points JUPYTER_CONFIG_PATH at
+  their config (students: the exchange, no formgrader, their course; an instructor: their
+  course's own nbgrader config, so their formgrader finds it);
+- nbgrader's groups: `formgrade-<course>` (the instructor) and `nbgrader-<course>` (the
+  students) of each course; a student of several courses sees the assignments of the
+  courses whose groups they are in (nbgrader's JupyterHubAuthPlugin asks the hub with
+  their server's token, which may read their own groups);
 - JupyterHub's proxy is configurable-http-proxy from the class environment (npm).
 """
 
@@ -19,7 +23,7 @@ from pathlib import Path
 from jupyterhub.spawner import LocalProcessSpawner
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from classroom import load_settings  # noqa: E402
+from classroom import SERVER_TOKEN_SCOPES, load_settings  # noqa: E402
 
 c = get_config()  # noqa: F821  (JupyterHub provides it)
 s = load_settings(os.environ.get("PUZZLEKIT_HUB_STATE", "/srv/puzzlekit-hub"))
@@ -42,12 +46,11 @@ if os.environ.get("PUZZLEKIT_HUB_SSL_CERT"):  # or TLS in a reverse proxy in fro
 # who may log in
 c.JupyterHub.authenticator_class = "pam"
 c.PAMAuthenticator.open_sessions = False
-c.Authenticator.allowed_users = {p["username"] for p in s.people}
-c.Authenticator.admin_users = {s.instructor}
-c.JupyterHub.load_groups = {
-    f"formgrade-{s.course_id}": {"users": [s.instructor]},
-    f"nbgrader-{s.course_id}": {"users": list(s.students)},
-}
+c.Authenticator.allowed_users = set(s.usernames)
+# the admin role's members exactly (a list, so that a hub given a second course takes the
+# admin role back from the first course's instructor when it starts again)
+c.JupyterHub.load_roles = [{"name": "admin", "users": s.admins}]
+c.JupyterHub.load_groups = s.groups()
 
 
 class ClassSpawner(LocalProcessSpawner):
@@ -57,10 +60,7 @@ class ClassSpawner(LocalProcessSpawner):
         e = super().get_env()
         e.update({
             "PATH": f"{env / 'bin'}:/usr/local/bin:/usr/bin:/bin",
-            "JUPYTER_CONFIG_PATH": s.config_dir(self.user.name),
-            "PUZZLEKIT_EXCHANGE": s.exchange,
-            # the course's nbgrader_config.py takes its id from here (course_settings)
-            "PUZZLEKIT_COURSE_ID": s.course_id,
+            **s.server_env(self.user.name),
         })
         return e
 
@@ -68,6 +68,7 @@ class ClassSpawner(LocalProcessSpawner):
 c.JupyterHub.spawner_class = ClassSpawner
 c.Spawner.cmd = [str(env / "bin" / "jupyterhub-singleuser")]
 c.Spawner.default_url = "/lab"
+c.Spawner.server_token_scopes = list(SERVER_TOKEN_SCOPES)
 c.Spawner.env_keep = ["LANG", "LC_ALL", "TZ"]
 c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 120

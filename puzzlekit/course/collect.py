@@ -14,6 +14,11 @@ exchange is writable by everyone and collect runs as the instructor, so a symbol
 own, a FIFO or a device is left out, with a warning naming the student and the entry,
 never followed; a folder that is itself a link is refused like one made by someone else.
 
+With ``c.OwnerCheckedCollect.students_only = True`` (the class server sets it for each of
+its courses, which share one exchange) a folder filed under a name that is not a student
+of the course's gradebook is refused too: a student of another course who submits here,
+by mistake or on purpose, gets nothing into this course.
+
 The course's nbgrader_config.py sets `c.ExchangeFactory.collect` to this class, so the
 formgrader's Collect, `nbgrader collect` and `python -m puzzlekit grade --watch` all use it.
 The owner is the user name of the folder's uid; on Kubernetes
@@ -33,6 +38,7 @@ from typing import Any
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.exchange.default.collect import ExchangeCollect, groupby
 from nbgrader.utils import check_mode
+from traitlets import Bool
 
 from ..autograder.grader.plainfiles import (
     Dropped,
@@ -73,6 +79,9 @@ class OwnerCheckedCollect(ExchangeCollect):  # type: ignore[misc]
     #: student -> the entries left out of their submission (see puzzlekit.autograder.grader.plainfiles)
     dropped: dict[str, list[Dropped]]
 
+    students_only = Bool(False, help="Refuse folders filed under a name that is not a "
+                         "student of the course's gradebook.").tag(config=True)
+
     def init_src(self) -> None:
         if self.coursedir.course_id == "":
             self.fail("No course id specified. Re-run with --course flag.")
@@ -86,6 +95,12 @@ class OwnerCheckedCollect(ExchangeCollect):  # type: ignore[misc]
         pattern = os.path.join(self.inbound_path,
                                f"{student_id}+{self.coursedir.assignment_id}+*")
         records, self.refused, self.dropped = [], [], {}
+        with Gradebook(self.coursedir.db_url, self.coursedir.course_id) as gb:
+            try:
+                self.duedate = gb.find_assignment(self.coursedir.assignment_id).duedate
+            except MissingEntry:
+                self.duedate = None
+            students = {s.id for s in gb.students} if self.students_only else set()
         for path in glob.glob(pattern):
             record = self._path_to_record(path)
             if not stat.S_ISDIR(os.lstat(path).st_mode):
@@ -100,13 +115,14 @@ class OwnerCheckedCollect(ExchangeCollect):  # type: ignore[misc]
                                  "%s", path, record["username"], owner)
                 self.refused.append({**record, "owner": owner})
                 continue
+            if self.students_only and record["username"] not in students:
+                self.log.warning("refused %s: %s is not a student of %s (not in its "
+                                 "gradebook)", path, record["username"],
+                                 self.coursedir.course_id)
+                self.refused.append({**record, "owner": owner, "why": "not a student"})
+                continue
             records.append(record)
         usergroups = groupby(records, lambda item: item["username"])
-        with Gradebook(self.coursedir.db_url, self.coursedir.course_id) as gb:
-            try:
-                self.duedate = gb.find_assignment(self.coursedir.assignment_id).duedate
-            except MissingEntry:
-                self.duedate = None
         if self.duedate is None or not self.before_duedate:
             self.src_records = [self._sort_by_timestamp(v)[0] for v in usergroups.values()]
         else:

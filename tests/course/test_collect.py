@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -42,3 +43,49 @@ def test_on_kubernetes_the_owner_is_the_hashed_uid(tmp_path, monkeypatch):
 def test_the_hashed_uid_is_a_stable_unprivileged_number():
     assert hashed_uid("alice") == hashed_uid("alice") != hashed_uid("bob")
     assert all(200000 <= hashed_uid(n) < 1000000 for n in ("alice", "bob", "grader-puzzlekit"))
+
+
+def inbound_of(tmp_path: Path, names: list[str]) -> tuple[Path, Path]:
+    """A course root whose gradebook has alice, and an exchange where `names` submitted."""
+    from nbgrader.api import Gradebook
+
+    from puzzlekit.course.course_setup import environment_first_on_path
+    root, exchange = tmp_path / "course", tmp_path / "exchange"
+    inbound = exchange / "ai-101" / "inbound"
+    inbound.mkdir(parents=True)
+    root.mkdir()
+    environment_first_on_path()     # nbgrader stamps a new gradebook with its alembic
+    with Gradebook(f"sqlite:///{root / 'gradebook.db'}", course_id="ai-101") as gb:
+        gb.add_student("alice")
+    for name in names:
+        folder(inbound, name)
+    return root, exchange
+
+
+def collector(root: Path, exchange: Path, students_only: bool) -> Any:
+    from nbgrader.coursedir import CourseDirectory
+    from traitlets.config import Config
+
+    from puzzlekit.course.collect import OwnerCheckedCollect
+    config = Config()
+    config.CourseDirectory.root = str(root)
+    config.CourseDirectory.course_id = "ai-101"
+    config.CourseDirectory.assignment_id = "01-states-and-moves"
+    config.Exchange.root = str(exchange)
+    config.OwnerCheckedCollect.students_only = students_only
+    return OwnerCheckedCollect(coursedir=CourseDirectory(config=config), config=config)
+
+
+@pytest.mark.nbgrader
+def test_a_course_on_a_shared_exchange_collects_only_its_students(tmp_path):
+    """On the class server every course's collect refuses names outside its gradebook:
+    carol, a student of another course, filed work under this course."""
+    pytest.importorskip("nbgrader")
+    root, exchange = inbound_of(tmp_path, ["alice", "carol"])
+    both = collector(root, exchange, students_only=False)
+    both.init_src()
+    assert sorted(r["username"] for r in both.src_records) == ["alice", "carol"]
+    only = collector(root, exchange, students_only=True)
+    only.init_src()
+    assert [r["username"] for r in only.src_records] == ["alice"]
+    assert [(r["username"], r["why"]) for r in only.refused] == [("carol", "not a student")]

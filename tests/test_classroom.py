@@ -1,0 +1,117 @@
+"""The class server's settings and Jupyter config for one course and for several
+(deploy/hub/classroom.py), without root: what each person's nbgrader ends up with.
+
+tests/test_hub.py runs the whole hub with two courses; here a hub of one course is checked
+to give exactly the configuration it always gave (a student's course id, no plugin, one
+folder per assignment), which the two-course hub of that test no longer shows.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from traitlets.config import Config
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO / "deploy" / "hub"))
+import classroom  # noqa: E402
+
+EXCHANGE = "/srv/nbgrader/exchange"
+
+
+def course(cid: str, instructor: str, *students: str) -> Any:
+    return classroom.Course(course_id=cid, course_root=f"/home/{instructor}/{cid}",
+                            instructor=instructor, students=list(students))
+
+
+def settings(tmp_path: Path, *courses: Any) -> Any:
+    return classroom.Settings(env="/opt/puzzlekit-hub", state=str(tmp_path), exchange=EXCHANGE,
+                              courses=list(courses))
+
+
+def nbgrader_config(s: Any, user: str) -> Config:
+    """The nbgrader config of `user`'s server: their config folders' files, the first
+    folder winning (as Jupyter loads JUPYTER_CONFIG_PATH)."""
+    merged = Config()
+    for folder in reversed(s.config_dirs(user)):
+        c = Config()
+        code = (Path(folder) / "nbgrader_config.py").read_text()
+        exec(compile(code, folder, "exec"), {"get_config": lambda: c,
+                                             "load_subconfig": lambda path: None})
+        merged.merge(c)
+    return merged
+
+
+def test_a_hub_of_one_course_configures_everyone_as_before(tmp_path):
+    s = settings(tmp_path, course("puzzlekit", "teacher", "alice", "bob"))
+    classroom.write_role_configs(tmp_path, s)
+    assert s.admins == ["teacher"] and s.usernames == ["alice", "bob", "teacher"]
+    assert s.groups() == {"formgrade-puzzlekit": {"users": ["teacher"]},
+                          "nbgrader-puzzlekit": {"users": ["alice", "bob"]}}
+    env = s.server_env("alice")
+    assert env["PUZZLEKIT_COURSE_ID"] == "puzzlekit" and env["PUZZLEKIT_EXCHANGE"] == EXCHANGE
+    c = nbgrader_config(s, "alice")
+    assert c.CourseDirectory.course_id == "puzzlekit" and c.Exchange.root == EXCHANGE
+    assert c.Validator.width == 110
+    assert c.ExchangeFactory.fetch_feedback == "puzzlekit.course.term_view.FetchFeedback"
+    assert "plugin_class" not in c.Authenticator and "path_includes_course" not in c.Exchange
+    page = json.loads((Path(s.config_dirs("alice")[-1]) / "labconfig" / "page_config.json")
+                      .read_text())
+    assert page["disabledExtensions"]["@jupyter/nbgrader:formgrader"] is True
+    teacher = nbgrader_config(s, "teacher")
+    assert teacher.CourseDirectory.course_id == "puzzlekit"
+    assert teacher.OwnerCheckedCollect.students_only is True
+    assert s.server_env("teacher")["PUZZLEKIT_COURSE_ID"] == "puzzlekit"
+    assert s.role("teacher") == "instructor" and s.role("alice") == "student"
+
+
+def test_a_student_of_two_courses_gets_nbgraders_set_up_for_several(tmp_path):
+    s = settings(tmp_path, course("puzzlekit", "teacher", "alice", "bob"),
+                 course("ai-202", "colleague", "bob", "carol"))
+    classroom.write_role_configs(tmp_path, s)
+    assert s.admins == []           # an admin could open the other instructor's server
+    assert s.groups()["nbgrader-ai-202"] == {"users": ["bob", "carol"]}
+    assert s.groups()["formgrade-ai-202"] == {"users": ["colleague"]}
+    both = nbgrader_config(s, "bob")
+    assert "course_id" not in both.CourseDirectory
+    assert both.Exchange.path_includes_course is True
+    assert both.Authenticator.plugin_class == classroom.HUB_AUTH_PLUGIN
+    assert both.Exchange.root == EXCHANGE
+    assert "PUZZLEKIT_COURSE_ID" not in s.server_env("bob")
+    assert nbgrader_config(s, "carol").CourseDirectory.course_id == "ai-202"
+    assert nbgrader_config(s, "alice").CourseDirectory.course_id == "puzzlekit"
+    assert nbgrader_config(s, "colleague").CourseDirectory.course_id == "ai-202"
+    assert s.server_env("colleague")["PUZZLEKIT_COURSE_ID"] == "ai-202"
+    # the groups nbgrader's plugin reads are exactly the student's courses
+    mine = {g.split("-", 1)[1] for g, v in s.groups().items() if "bob" in v["users"]}
+    assert mine == {"puzzlekit", "ai-202"}
+
+
+def test_a_course_keeps_its_instructor_to_itself(tmp_path):
+    first = course("puzzlekit", "teacher", "alice")
+    with pytest.raises(classroom.SetupError, match="already teaches puzzlekit"):
+        classroom.check_course_people(course("ai-202", "teacher", "bob"), [first])
+    with pytest.raises(classroom.SetupError, match="teaches a course of this hub"):
+        classroom.check_course_people(course("ai-202", "alice", "bob"), [first])
+    with pytest.raises(classroom.SetupError, match="teaches a course of this hub"):
+        classroom.check_course_people(course("ai-202", "colleague", "teacher"), [first])
+    classroom.check_course_people(course("ai-202", "colleague", "alice"), [first])
+
+
+def test_a_hub_set_up_before_it_held_several_courses_still_loads(tmp_path):
+    (tmp_path / classroom.SETTINGS_FILE).write_text(json.dumps({
+        "env": "/opt/puzzlekit-hub", "state": str(tmp_path), "exchange": EXCHANGE,
+        "course_id": "puzzlekit", "course_root": "/home/teacher/puzzlekit",
+        "instructor": "teacher", "students": ["alice"], "ip": "0.0.0.0", "port": 8000,
+        "hub_port": 8081, "proxy_api_port": 8001, "authenticator": "pam",
+        "people": [{"username": "teacher", "role": "instructor"}]}))
+    s = classroom.load_settings(tmp_path)
+    assert [(c.course_id, c.instructor, c.students) for c in s.courses] == \
+        [("puzzlekit", "teacher", ["alice"])]
+    assert s.admins == ["teacher"] and s.course("puzzlekit").people[0]["role"] == "instructor"
+    with pytest.raises(classroom.SetupError, match="no course 'ai-202'"):
+        s.course("ai-202")
