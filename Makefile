@@ -96,8 +96,8 @@ COURSE_SOURCE ?= notebooks
 HUB_IP     ?= 0.0.0.0
 HUB_PORT   ?= 8000
 HUB_STAMP  := $(HUB_ENV)/.installed-hub
-# which checkout's kit the class environment holds (its path; the file's time: when)
-KIT_STAMP  := $(HUB_ENV)/.kit-checkout
+# where the class environment's kit was installed from, and when (pip's record of it)
+KIT_RECORD  = $(wildcard $(HUB_ENV)/lib/python3*/site-packages/puzzlekit-*.dist-info/direct_url.json)
 
 .PHONY: hub hub-env hub-course
 
@@ -118,18 +118,18 @@ $(HUB_STAMP): pyproject.toml
 
 # the class environment (JupyterHub, JupyterLab, nbgrader, this checkout's kit, the proxy),
 # readable by every user; the kit itself is reinstalled whenever it may differ from the
-# checkout's (another checkout installed it, or a file of the package changed since)
+# checkout's (installed from elsewhere, or a file of the package changed since)
+KIT_INSTALL = $(HUB_ENV)/bin/python -m pip install --quiet --no-deps --no-build-isolation \
+	--force-reinstall .
 hub-env: $(HUB_STAMP)
-	@if [ "$$(cat $(KIT_STAMP) 2>/dev/null)" != "$(CURDIR)" ] || [ -n "$$(find pyproject.toml \
-		README.md puzzlekit -newer $(KIT_STAMP) ! -path '*/__pycache__*' -print -quit)" ]; then \
-		echo "$(CURDIR)" > $(KIT_STAMP).new && \
-		echo "$(HUB_ENV)/bin/python -m pip install --quiet --no-deps --no-build-isolation --force-reinstall ." && \
-		$(HUB_ENV)/bin/python -m pip install --quiet --no-deps --no-build-isolation --force-reinstall . && \
-		mv $(KIT_STAMP).new $(KIT_STAMP); \
-	else echo "the kit in $(HUB_ENV) is this checkout's, unchanged"; fi
+	@if grep -qs '"url": "file://$(CURDIR)"' $(KIT_RECORD) /dev/null && [ -z "$$(find \
+		pyproject.toml README.md puzzlekit -newer $(KIT_RECORD) ! -path '*/__pycache__*' \
+		-print -quit)" ]; then echo "the kit in $(HUB_ENV) is this checkout's, unchanged"; \
+	else echo "$(KIT_INSTALL)" && $(KIT_INSTALL); fi
 	$(HUB_ENV)/bin/python deploy/hub/classroom.py check-env --env $(HUB_ENV)
 
-HUB_SETUP = $(HUB_ENV)/bin/python deploy/hub/classroom.py setup --env $(HUB_ENV) \
+# (hub-env has just checked the class environment: setup need not check it again)
+HUB_SETUP = $(HUB_ENV)/bin/python deploy/hub/classroom.py setup --env-checked --env $(HUB_ENV) \
 	--state $(HUB_STATE) --roster $(ROSTER) --course-id $(COURSE_ID) \
 	--course-source $(COURSE_SOURCE) --exchange $(EXCHANGE) --ip $(HUB_IP) --port $(HUB_PORT) \
 	$(HUB_SETUP_ARGS)

@@ -115,3 +115,24 @@ def test_a_hub_set_up_before_it_held_several_courses_still_loads(tmp_path):
     assert s.admins == ["teacher"] and s.course("puzzlekit").people[0]["role"] == "instructor"
     with pytest.raises(classroom.SetupError, match="no course 'ai-202'"):
         s.course("ai-202")
+
+
+def test_a_student_who_joins_a_second_course_is_told_where_their_work_went(tmp_path):
+    """From the hub's next start nbgrader looks for their assignments in ~/COURSE/…: the
+    set-up names the folders they fetched into ~/ as a student of one course."""
+    exchange = tmp_path / "exchange"
+    (exchange / "puzzlekit" / "outbound" / "01-states-and-moves").mkdir(parents=True)
+    (exchange / "puzzlekit" / "outbound" / "02-uninformed-search").mkdir(parents=True)
+    homes = tmp_path / "home"
+    (homes / "bob" / "01-states-and-moves").mkdir(parents=True)
+    (homes / "alice" / "01-states-and-moves").mkdir(parents=True)
+    first = course("puzzlekit", "teacher", "alice", "bob")
+    before = classroom.Settings(env="", state=str(tmp_path), exchange=str(exchange),
+                                courses=[first])
+    after = classroom.Settings(env="", state=str(tmp_path), exchange=str(exchange),
+                               courses=[first, course("ai-202", "colleague", "bob")])
+    notes = classroom.moved_work(after, before, home=lambda name: homes / name)
+    assert len(notes) == 1 and notes[0].startswith("bob is now in 2 courses"), notes
+    assert "(01-states-and-moves)" in notes[0] and "~/puzzlekit/" in notes[0], notes
+    assert classroom.moved_work(after, after, home=lambda name: homes / name) == []
+    assert classroom.moved_work(after, None) == []

@@ -47,6 +47,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -434,7 +435,12 @@ def check_course_people(course: Course, others: list[Course]) -> None:
                                  f"of {cid} as a student: use another account for one of the two")
 
 
-def moved_work(settings: Settings, before: Settings | None) -> list[str]:
+def home_of(username: str) -> Path:
+    return Path(pwd.getpwnam(username).pw_dir)
+
+
+def moved_work(settings: Settings, before: Settings | None,
+               home: Callable[[str], Path] = home_of) -> list[str]:
     """What to tell students who are now in several courses and have work fetched where a
     student of one course has it (~/ASSIGNMENT): nbgrader now looks in ~/COURSE/ASSIGNMENT."""
     if before is None:
@@ -446,9 +452,8 @@ def moved_work(settings: Settings, before: Settings | None) -> list[str]:
             continue
         old = then[0].course_id
         outbound = Path(settings.exchange) / old / "outbound"
-        home = Path(pwd.getpwnam(name).pw_dir)
         released = sorted(p.name for p in outbound.iterdir()) if outbound.is_dir() else []
-        fetched = [a for a in released if (home / a).is_dir()]
+        fetched = [a for a in released if (home(name) / a).is_dir()]
         if fetched:
             notes.append(f"{name} is now in {len(now)} courses, so their assignments are "
                          f"fetched into ~/COURSE/ASSIGNMENT from the hub's next start; what "
@@ -461,18 +466,19 @@ def setup(*, env: str, state: str, roster: str, course_source: str, exchange: st
           course_id: str = "puzzlekit", ip: str = "0.0.0.0", port: int = 8000,
           hub_port: int = 8081, proxy_api_port: int = 8001, authenticator: str = "pam",
           home_base: str | None = None, comment: str = "",
-          passwords: dict[str, str] | None = None) -> Settings:
+          passwords: dict[str, str] | None = None, check_env: bool = True) -> Settings:
     """Make the course `course_id` on the hub (see the module's docstring), keeping the
     hub's other courses; returns the settings it wrote.
 
     passwords: user -> password to set (tests); otherwise a user made now gets a random one.
+    check_env: False when the caller has just checked the class environment (`make`).
     """
     if os.geteuid() != 0:
         raise SetupError("the class set-up makes users and runs the hub as root: run it as root")
     if not COURSE_ID.match(course_id):
         raise SetupError(f"{course_id!r} is not a course id: use letters, digits, '-', '_' "
                          "and '.' (at most 64, starting with a letter or digit), e.g. 'ai-202'")
-    problems = env_problems(env)
+    problems = env_problems(env) if check_env else []
     if problems:
         raise SetupError("the class environment is not ready:\n- " + "\n- ".join(problems))
     people = read_roster(roster)
@@ -634,6 +640,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--proxy-api-port", type=int, default=8001)
     p.add_argument("--home-base", default=None, help="where new users' homes go (useradd -b)")
     p.add_argument("--comment", default="", help="GECOS field of new users (tests mark theirs)")
+    p.add_argument("--env-checked", action="store_true",
+                   help="the class environment was just checked (make hub-env): skip that")
     args = parser.parse_args(argv)
     try:
         if args.command == "check-python":
@@ -652,7 +660,8 @@ def main(argv: list[str] | None = None) -> int:
                       course_source=args.course_source, exchange=args.exchange,
                       course_id=args.course_id, ip=args.ip, port=args.port,
                       hub_port=args.hub_port, proxy_api_port=args.proxy_api_port,
-                      home_base=args.home_base, comment=args.comment)
+                      home_base=args.home_base, comment=args.comment,
+                      check_env=not args.env_checked)
             course = s.course(args.course_id)
             print(f"classroom: {course.course_id}: {len(course.students)} student(s), "
                   f"instructor {course.instructor}; the hub will listen on "
