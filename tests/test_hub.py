@@ -302,6 +302,21 @@ def release_in_the_second_course(hub: Hub) -> None:
                     exchange / OTHER / "outbound" / ASSIGNMENT)
 
 
+def second_course_collects_and_grades(hub: Hub) -> str:
+    """In the second course: a student of the first course only files their work under it
+    (nbgrader lets anyone write into any course's inbound); its instructor collects, then
+    grades the student of both courses (nbgrader in their terminal). The collect's log."""
+    t = time.monotonic()
+    root = hub.settings.course(COURSE_B).course_root
+    as_user(hub, MISTAKES, [nbgrader(hub), "submit", ASSIGNMENT, f"--course={COURSE_B}"])
+    done = as_user(hub, TEACHER_B, [nbgrader(hub), "collect", ASSIGNMENT], cwd=root)
+    as_user(hub, TEACHER_B, [nbgrader(hub), "autograde", ASSIGNMENT, f"--student={BOTH}"],
+            cwd=root, timeout=600)
+    TIMINGS["second course, meanwhile: a student of the other course submits; collect, "
+            "autograde"] = time.monotonic() - t
+    return done.stdout + done.stderr
+
+
 def fetch_answer_submit_by_api(s: UserSession, course: str, source: dict | None) -> None:
     """What the Assignments tab's Fetch and Submit buttons ask the student's server, in
     `course`; the answers are the model solution's, or none when `source` is None."""
@@ -384,6 +399,10 @@ def test_a_class_from_release_to_feedback(hub: Hub, browser: Any) -> None:
         fetch_answer_submit_by_api(sessions[BOTH], COURSE_B, source)
         fetch_answer_submit_by_api(sessions[ONLY_B], COURSE_B, None)
     STATE["submitted"] = True
+    # while the first course collects and grades, so does the second (checked in
+    # test_two_courses_side_by_side)
+    second = ThreadPoolExecutor(1)
+    graded_b = second.submit(second_course_collects_and_grades, hub)
 
     # the instructor: collect (formgrader), autograde (nbgrader as the instructor)
     with timed("instructor: collect in the formgrader"):
@@ -395,6 +414,9 @@ def test_a_class_from_release_to_feedback(hub: Hub, browser: Any) -> None:
         done = as_user(hub, TEACHER, [f"{hub.settings.env}/bin/nbgrader", "autograde",
                                       ASSIGNMENT], cwd=str(course), timeout=600)
         assert "refused" not in done.stdout + done.stderr
+    with timed("second course: waiting for its collect and autograde"):
+        STATE["collect-b"] = graded_b.result()
+        second.shutdown()
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}", course_id=COURSE_A) as gb:
         scores = {u: gb.find_submission(ASSIGNMENT, u).code_score for u in STUDENTS}
     STATE["scores"] = scores
@@ -527,23 +549,18 @@ def probe(hub: Hub, user: str, paths: list[str]) -> dict[str, str]:
 def test_two_courses_side_by_side(hub: Hub) -> None:
     """The second course's collect and gradebook, a student of both courses in a terminal,
     the walls between the courses, and nobody as the hub's admin."""
-    if not STATE.get("feedback"):
+    if not STATE.get("feedback") or "collect-b" not in STATE:
         pytest.skip("the class did not get as far as feedback (see the test above)")
     from nbgrader.api import Gradebook
     course_a = Path(hub.settings.course(COURSE_A).course_root)
     course_b = Path(hub.settings.course(COURSE_B).course_root)
     exchange = Path(hub.settings.exchange)
 
-    # a student of the first course only files their work under the second course
-    # (nbgrader lets anyone write into any course's inbound): its collect refuses it
-    t = time.monotonic()
-    as_user(hub, MISTAKES, [nbgrader(hub), "submit", ASSIGNMENT, f"--course={COURSE_B}"])
-    done = as_user(hub, TEACHER_B, [nbgrader(hub), "collect", ASSIGNMENT], cwd=str(course_b))
-    log = done.stdout + done.stderr
+    # the second course's collect (in the class above) refused the work a student of the
+    # first course only filed under it, and took its own two students'
+    log = STATE["collect-b"]
     assert "refused" in log and f"{MISTAKES} is not a student of {COURSE_B}" in log, log[-2000:]
     assert sorted(p.name for p in (course_b / "submitted").iterdir()) == sorted([BOTH, ONLY_B])
-    as_user(hub, TEACHER_B, [nbgrader(hub), "autograde", ASSIGNMENT, f"--student={BOTH}"],
-            cwd=str(course_b), timeout=600)
     # the student of both: full points in the second course, their blank notebook's 0 in
     # the first; each gradebook holds its own course's students
     with Gradebook(f"sqlite:///{course_b / 'gradebook.db'}", course_id=COURSE_B) as gb:
@@ -552,8 +569,6 @@ def test_two_courses_side_by_side(hub: Hub) -> None:
     with Gradebook(f"sqlite:///{course_a / 'gradebook.db'}", course_id=COURSE_A) as gb:
         assert gb.find_submission(ASSIGNMENT, BOTH).code_score == STATE["scores"][BOTH] == 0
         assert {x.id for x in gb.students} == set(STUDENTS)
-    TIMINGS["second course: collect (refuses a student of the other course), autograde"] = \
-        time.monotonic() - t
 
     # the student of both courses, in a terminal of their JupyterLab: nbgrader lists the
     # assignments of their two courses, not the third course's (it asks the hub)
