@@ -487,7 +487,7 @@ def setup(*, env: str, state: str, roster: str, course_source: str, exchange: st
     state_dir = Path(state)
     before = load_settings(state_dir) if (state_dir / SETTINGS_FILE).is_file() else None
     ex = Path(exchange)
-    if before and Path(before.exchange) != ex:
+    if before and Path(before.exchange).resolve() != ex.resolve():
         raise SetupError(f"the courses of this hub share the exchange {before.exchange}: "
                          f"{course_id} cannot use {ex} (EXCHANGE=)")
     others = [c for c in before.courses if c.course_id != course_id] if before else []
