@@ -21,8 +21,9 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = [pytest.mark.nbgrader,
-              pytest.mark.filterwarnings("ignore:.*not in session")]
+pytestmark = [pytest.mark.filterwarnings("ignore:.*not in session")]
+#: the tests that make a gradebook (the others read notebooks and draw pages only)
+nbgrader = pytest.mark.nbgrader
 
 REPO = Path(__file__).resolve().parents[2]
 COURSE_ID = "cr-test"
@@ -217,6 +218,7 @@ def text_of(page: str) -> str:
 
 # ------------------------------------------------------------------------------ the counts
 
+@nbgrader
 def test_the_class_as_read(report):
     d = report.data
     assert d.roster == sorted(ROSTER)
@@ -239,6 +241,7 @@ def test_the_class_as_read(report):
     assert d.term[1].mean == pytest.approx(sum(moves) / len(moves))
 
 
+@nbgrader
 def test_mistakes_are_ranked_by_students(report):
     from puzzlekit.course.class_report import tally
     ranked = tally.mistakes(report.data)
@@ -254,6 +257,7 @@ def test_mistakes_are_ranked_by_students(report):
     assert set(wrap.example.boards) == {"start", "expected", "got"}
 
 
+@nbgrader
 def test_losses_with_no_named_mistake_spreads_and_stuck(report):
     from puzzlekit.course.class_report import tally
     d = report.data
@@ -268,6 +272,7 @@ def test_losses_with_no_named_mistake_spreads_and_stuck(report):
     assert stuck == [("s05", "moveUp_tests", 2), ("s06", "findZero_tests", 1)]
 
 
+@nbgrader
 def test_the_csv(report):
     rows = list(csv.reader(io.StringIO(report.csv())))
     assert rows == [["grade_id", "mistake", "students", "points_lost"],
@@ -297,6 +302,7 @@ class _Refs(HTMLParser):
                 self.refs.append((tag, name, value or ""))
 
 
+@nbgrader
 def test_the_page_says_what_the_class_got_wrong(page):
     text = text_of(page)
     assert "1. the blank jumped across the edge" in text
@@ -321,6 +327,7 @@ def test_the_page_says_what_the_class_got_wrong(page):
     assert re.findall(r'<img [^>]*alt=""', page) == []
 
 
+@nbgrader
 def test_the_page_names_no_student_by_default(report, page):
     text = text_of(page)
     for s in ROSTER:
@@ -333,6 +340,7 @@ def test_the_page_names_no_student_by_default(report, page):
     assert "keep it to yourself" in named
 
 
+@nbgrader
 def test_the_page_is_self_contained_and_escapes_the_notebooks(page):
     refs = _Refs()
     refs.feed(page)
@@ -349,6 +357,7 @@ def test_the_page_is_self_contained_and_escapes_the_notebooks(page):
     assert "not a legal state" in page and "row 2 column 3: expected 6, got 5" in page
 
 
+@nbgrader
 def test_a_page_with_nothing_graded_yet(blank):
     from puzzlekit.course.class_report import class_report
     report = class_report(A, config=config_of(blank))
@@ -358,6 +367,7 @@ def test_a_page_with_nothing_graded_yet(blank):
     assert report.csv().splitlines() == ["grade_id,mistake,students,points_lost"]
 
 
+@nbgrader
 def test_an_unknown_assignment_is_named(course):
     from puzzlekit.course.class_report import class_report
     from puzzlekit.errors import PuzzleError
@@ -367,6 +377,7 @@ def test_an_unknown_assignment_is_named(course):
 
 # ----------------------------------------------------------------- command line and watch
 
+@nbgrader
 def test_the_command_line_writes_both_files(course, tmp_path, capsys):
     from puzzlekit.cli import main
     out = tmp_path / "out"
@@ -383,6 +394,7 @@ def test_the_command_line_writes_both_files(course, tmp_path, capsys):
     assert "unknown assignment" in capsys.readouterr().err
 
 
+@nbgrader
 def test_watch_writes_again_when_a_graded_notebook_arrives(blank, tmp_path):
     from puzzlekit.course.class_report import watch
     root = make_course(blank, tmp_path / "course", {s: CLASS[s] for s in ("s01", "s02")})
@@ -417,6 +429,7 @@ def test_watch_writes_again_when_a_graded_notebook_arrives(blank, tmp_path):
     assert not thread.is_alive() and 2 <= len(writes) <= 3
 
 
+@nbgrader
 def test_watch_survives_a_gradebook_it_cannot_read(blank, tmp_path):
     """A round that cannot read (here: the gradebook not a database) is logged and tried
     again at the next round."""
@@ -429,3 +442,94 @@ def test_watch_survives_a_gradebook_it_cannot_read(blank, tmp_path):
     shutil.move(tmp_path / "gb.db", root / "gradebook.db")
     assert watch(A, config=config_of(root), out=tmp_path / "out", interval=0.01,
                  rounds=1) == 1
+
+
+# ------------------------------------------------------------- untrusted notebooks, alone
+
+def write(path: Path, data: object) -> Path:
+    path.write_text(data if isinstance(data, str) else json.dumps(data))
+    return path
+
+
+def test_a_notebook_that_is_not_one_is_not_read(tmp_path, monkeypatch):
+    from puzzlekit.course.class_report import data as d
+    ids = ["t1"]
+    assert d.read_graded_notebook(tmp_path / "missing.ipynb", ids).problem == \
+        "no graded notebook"
+    for junk in ("{not json", "[" * 100_000, "[]", '{"metadata": []}', "null"):
+        found = d.read_graded_notebook(write(tmp_path / "junk.ipynb", junk), ids)
+        assert not found.judged and found.problem, junk
+    # "judged" must be the JSON true, not a word
+    nb = notebook([cell("t1", F, [WRAP])], judged="true")
+    assert d.read_graded_notebook(write(tmp_path / "a.ipynb", nb), ids).problem == \
+        "graded without the kit's judge"
+    nb = notebook([cell("t1", F, [WRAP])])
+    nb["cells"] = {"t1": nb["cells"]}
+    assert d.read_graded_notebook(write(tmp_path / "b.ipynb", nb), ids).problem
+    monkeypatch.setattr(d, "MAX_NOTEBOOK_BYTES", 100)
+    found = d.read_graded_notebook(write(tmp_path / "c.ipynb", notebook([cell("t1", P)])), ids)
+    assert found.problem == "graded notebook too large to read"
+
+
+def test_boards_and_sentences_are_checked(tmp_path):
+    from puzzlekit.course.class_report import data as d
+    good = [[1, 2, 3], [4, 5, 6], [7, 8, 0]]
+    records = [
+        {"name": "a-b", "sentence": "\x1b[31mred\x1b[0m\ttext\u202e", "boards": {
+            "start": [[True, 2, 3], [4, 5, 6], [7, 8, 0]],          # a bool is no tile
+            "expected": good, "got": [[1, 2, 3], [4, 5, 6], [7, 8, 10**6]]}},
+        {"name": "c-d", "sentence": "s", "boards": {
+            "start": [list(range(13))] * 13,                         # too large to draw
+            "got": [[1, 2], [0, 3]]}},                               # another shape: kept
+        {"name": "e-f", "sentence": "s", "boards": [good]},          # not a dict
+    ]
+    nb = notebook([cell("t1", F, records)])
+    found = d.read_graded_notebook(write(tmp_path / "a.ipynb", nb), ["t1"])
+    (status, (a, c, e)), = found.cells.values()
+    assert status == F
+    assert a.sentence == "[31mred[0m text" and a.boards == {"expected": tuple(map(tuple, good))}
+    assert c.boards == {"got": ((1, 2), (0, 3))} and e.boards == {}
+    assert found.malformed == 2 + 1 + 1
+
+
+def page_of(submissions: dict[str, list[tuple[str, str | None, list]]], roster: list[str],
+            identities: list[str], names: bool = False) -> str:
+    """A page drawn from hand-made data (no gradebook): one exercise "t1" of 2 points;
+    student -> [(grade_id, status, mistakes)]."""
+    from puzzlekit.course.class_report.data import (CellResult, ClassData, Exercise,
+                                                     MistakeSeen, Submission, TermPoint)
+    from puzzlekit.course.class_report.page import render
+    e = Exercise("nb", "t1", 2.0)
+    subs = {}
+    for student, cells in submissions.items():
+        sub = Submission(student)
+        for _, status, mistakes in cells:
+            sub.cells[e.key] = CellResult(0.0, 2.0, status, tuple(
+                MistakeSeen(m["name"], m["sentence"], {}) for m in mistakes))
+        subs[student] = sub
+    data = ClassData("c", "a1", None, roster, [e], subs,
+                     [TermPoint("a1", None, len(subs), 0.0, 0.0)], identities)
+    return render(data, names=names)
+
+
+def test_a_forged_name_or_sentence_names_no_one():
+    """A mistake's name not in the catalogue is shown as written (an instructor's own):
+    forged to carry a classmate's id or name, those words are blanked out too."""
+    forged = {"name": "ann-smith-copied", "sentence": "as ann@uni.example and Ann Smith did"}
+    page = page_of({"bo": [("t1", F, [forged])]}, ["ann", "bo"],
+                   ["ann", "bo", "Ann", "Smith", "ann@uni.example"])
+    words = text_of(page)
+    assert "[a student] [a student] copied" in words and "[a student]-[a student]-copied" in words
+    assert "as [a student] and [a student] [a student] did" in words
+    assert not re.search(r"(?<!\w)(ann|bo|smith)(?!\w)", page, re.I)
+    named = page_of({"bo": [("t1", F, [forged])]}, ["ann", "bo"], ["ann", "bo"], names=True)
+    assert "ann-smith-copied" in named and "<code>ann</code>" in named
+
+
+@nbgrader
+def test_no_gradebook_is_named(tmp_path):
+    from puzzlekit.course.class_report import class_report
+    from puzzlekit.errors import PuzzleError
+    with pytest.raises(PuzzleError, match="no gradebook at .*gradebook.db"):
+        class_report(A, config=config_of(tmp_path))
+    assert not (tmp_path / "gradebook.db").exists()

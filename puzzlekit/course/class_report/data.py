@@ -345,6 +345,11 @@ def read_class(config: Any, assignment: str) -> ClassData:
     from nbgrader.coursedir import CourseDirectory
     cd = CourseDirectory(config=config)
     root = Path(cd.root)
+    url = str(cd.db_url)
+    if url.startswith("sqlite:///") and not Path(url.removeprefix("sqlite:///")).is_file():
+        # nbgrader would make an empty gradebook there
+        raise PuzzleError(f"no gradebook at {url.removeprefix('sqlite:///')}: is {root} the "
+                          f"course root (--course-root), and was the assignment graded?")
     with Gradebook(cd.db_url, cd.course_id) as gb:
         try:
             this = gb.find_assignment(assignment)

@@ -83,7 +83,9 @@ _LIVE_SCRIPT = """
     timer = box.checked ? setTimeout(function () { location.reload(); }, secs * 1000) : null; }
   box.checked = location.hash === '#live';
   box.addEventListener('change', function () {
-    history.replaceState(null, '', box.checked ? '#live' : location.pathname + location.search);
+    try { history.replaceState(null, '', box.checked ? '#live'
+                                         : location.pathname + location.search); }
+    catch (e) { location.hash = box.checked ? 'live' : ''; }
     arm(); });
   arm();
 })();
@@ -117,6 +119,20 @@ class _Redactor:
 
     def __call__(self, text: str) -> str:
         return self.pattern.sub("[a student]", text) if self.pattern else text
+
+
+class _Names:
+    """How the page says a mistake's name: the catalogue's title, or a name not in the
+    catalogue (an instructor's own, or forged) with any word naming a student blanked."""
+
+    def __init__(self, redact: _Redactor) -> None:
+        self.redact = redact
+
+    def title(self, name: str) -> str:
+        return title_of(name) if name in CATALOGUE else self.redact(title_of(name))
+
+    def code(self, name: str) -> str:
+        return name if name in CATALOGUE else self.redact(name)
 
 
 def _chart(chart: Chart, caption: str) -> str:
@@ -182,6 +198,7 @@ def _where(data: ClassData, count: tally.MistakeCount) -> str:
 
 def _card(data: ClassData, count: tally.MistakeCount, rank: int, judged: int,
           redact: _Redactor) -> str:
+    said = _Names(redact)
     known = CATALOGUE.get(count.name)
     teach = (f"<p><strong>Teach again:</strong> {_e(known.teach)}.</p>" if known else
              "<p class=\"note\">A mistake named by your own tests (not in the kit's "
@@ -196,16 +213,17 @@ def _card(data: ClassData, count: tally.MistakeCount, rank: int, judged: int,
                    f"</blockquote>{_boards_html(count.example)}")
     n = len(count.students)
     return (f'<section class="card" aria-labelledby="m{rank}">'
-            f'<h3 id="m{rank}">{rank}. {_e(title_of(count.name))}</h3>'
+            f'<h3 id="m{rank}">{rank}. {_e(said.title(count.name))}</h3>'
             f'<p><span class="count">{n} of {judged} students</span> · '
             f"{_n(count.points_lost)} point{'' if count.points_lost == 1 else 's'} lost · "
-            f"at {_where(data, count)} · <code>{_e(count.name)}</code></p>"
+            f"at {_where(data, count)} · <code>{_e(said.code(count.name))}</code></p>"
             f"{teach}{example}</section>")
 
 
 def _mistakes_section(data: ClassData, ranked: list[tally.MistakeCount],
                       redact: _Redactor) -> str:
     judged = len(data.judged)
+    said = _Names(redact)
     out = ['<section aria-labelledby="mistakes"><h2 id="mistakes">The mistakes, most '
            'common first</h2>']
     if not ranked:
@@ -215,11 +233,11 @@ def _mistakes_section(data: ClassData, ranked: list[tally.MistakeCount],
         out.append("</section>")
         return "\n".join(out)
     shown = ranked[:MAX_CHART_ROWS]
-    rows = [Row(title_of(c.name), (Segment(len(c.students), ONE),),
+    rows = [Row(said.title(c.name), (Segment(len(c.students), ONE),),
                 f"{len(c.students)} of {judged}") for c in shown]
     alt = (f"Bar chart of the named mistakes by the number of students who made them, of "
            f"{judged} whose work the kit's judge graded: " + "; ".join(
-               f"{title_of(c.name)}, {len(c.students)}" for c in shown) + ".")
+               f"{said.title(c.name)}, {len(c.students)}" for c in shown) + ".")
     out.append(_chart(rows_chart(rows, alt, xmax=max(judged, 1)),
                       f"Students who made each mistake, of the {judged} whose mistakes "
                       f"could be read" + (f" (the first {len(shown)} of {len(ranked)})"
@@ -228,7 +246,7 @@ def _mistakes_section(data: ClassData, ranked: list[tally.MistakeCount],
                    "Each named mistake: students who made it, the points lost at the "
                    "exercises where it was named, and where.",
                    ("Mistake", "Students", "Points lost", "Exercises (students)"),
-                   [(_e(title_of(c.name)) + f"<br><code>{_e(c.name)}</code>",
+                   [(_e(said.title(c.name)) + f"<br><code>{_e(said.code(c.name))}</code>",
                      str(len(c.students)), _n(c.points_lost), _where(data, c))
                     for c in ranked], numeric=(1, 2))
     out.append(_details("The numbers as a table", table))
@@ -414,8 +432,8 @@ def render(data: ClassData, *, names: bool = False, csv_name: str | None = None,
     if live_seconds is not None:
         secs = max(5, round(live_seconds))
         live = (f'<p class="live" role="status">Live: rewritten as submissions are graded; '
-                f"this copy was written at {when:%H:%M:%S} UTC. Reload the page for the "
-                f"newest.</p>"
+                f"this copy was written at {when:%H:%M:%S} UTC. Reload it for the newest "
+                f"(in JupyterLab: ↻, Rerender HTML Document, above the page).</p>"
                 f'<p id="autoreload-p" hidden><label><input type="checkbox" id="autoreload" '
                 f'data-seconds="{secs}"> Reload this page by itself every {secs} s</label></p>')
         script = f"<script>{_LIVE_SCRIPT}</script>"
