@@ -61,7 +61,7 @@ def _rc() -> Any:
     return {"svg.fonttype": "none", "svg.hashsalt": "puzzlekit", "font.size": FONT,
             "font.family": "DejaVu Sans", "text.color": TEXT, "axes.labelcolor": TEXT,
             "xtick.color": TEXT, "ytick.color": TEXT, "axes.edgecolor": "#595959",
-            "hatch.color": "#ffffff", "hatch.linewidth": 1.2}
+            "hatch.color": "#ffffff", "hatch.linewidth": 0.7}
 
 
 def _svg_uri(fig: Any) -> str:
@@ -123,7 +123,7 @@ def _rows_figure(rows: Sequence[Row], width_in: float, legend: Sequence[tuple[st
             if seg.text and seg.value / xmax * width_in >= 0.09 * (len(seg.text) + 1):
                 ax.text(left + seg.value / 2, bar_y, seg.text, ha="center", va="center",
                         color="#ffffff", fontsize=FONT - 0.5, fontweight="bold",
-                        bbox={"boxstyle": "square,pad=0.08", "facecolor": colour,
+                        bbox={"boxstyle": "square,pad=0.15", "facecolor": colour,
                               "edgecolor": "none"})
             left += seg.value
         if note:

@@ -369,8 +369,6 @@ def read_class(config: Any, assignment: str) -> ClassData:
         assignments = sorted(((a.name, a.duedate) for a in gb.assignments),
                              key=lambda x: (_far(x[1]), x[0]))
         scores = _scores(gb)
-    order = source_order(root, assignment, notebooks, os.path.basename(cd.source_directory))
-    cells.sort(key=lambda c: (order.get((c[0], c[1]), len(order)), c[0], c[1]))
     exercises = [Exercise(nb, gid, m) for nb, gid, m in cells]
 
     term = []
@@ -384,6 +382,7 @@ def read_class(config: Any, assignment: str) -> ClassData:
     data = ClassData(cd.course_id, assignment, duedate, roster, exercises, {}, term,
                      identities)
     ids_of = {nb: [e.grade_id for e in exercises if e.notebook == nb] for nb in notebooks}
+    seen: dict[tuple[str, str], int] = {}
     for student, got in sorted(scores.get(assignment, {}).items()):
         if not _handed_in(got):
             continue
@@ -405,6 +404,14 @@ def read_class(config: Any, assignment: str) -> ClassData:
                 status, mistakes = readings[e.notebook].cells.get(e.grade_id, (None, ()))
             sub.cells[e.key] = CellResult(_finite(score), max_score, status, mistakes)
         data.submissions[student] = sub
+        for nb, reading in readings.items():
+            for gid in reading.cells:
+                seen.setdefault((nb, gid), len(seen))
+    # the exercises in the order of the instructor's source notebook; where it is gone, in
+    # the order the graded notebooks have them (an order only: nothing else is taken)
+    order = source_order(root, assignment, notebooks, os.path.basename(cd.source_directory))
+    exercises.sort(key=lambda e: (order.get(e.key, len(order)), seen.get(e.key, len(seen)),
+                                  e.notebook, e.grade_id))
     return data
 
 
