@@ -533,3 +533,26 @@ def test_no_gradebook_is_named(tmp_path):
     with pytest.raises(PuzzleError, match="no gradebook at .*gradebook.db"):
         class_report(A, config=config_of(tmp_path))
     assert not (tmp_path / "gradebook.db").exists()
+
+
+def test_a_written_answer_not_graded_yet_is_no_zero():
+    """A written answer has no score until it is graded by hand: it is left out of its
+    bar and its mean, and loses no points in the counts."""
+    from puzzlekit.course.class_report import tally
+    from puzzlekit.course.class_report.data import (CellResult, ClassData, Exercise,
+                                                     Submission)
+    from puzzlekit.course.class_report.page import render
+    test, written = Exercise("nb", "t1", 2.0), Exercise("nb", "essay", 2.0)
+    subs = {}
+    for student, essay in (("a", None), ("b", 2.0), ("c", None)):
+        sub = Submission(student)
+        sub.cells[test.key] = CellResult(1.0, 2.0, PR)
+        sub.cells[written.key] = (CellResult(0.0, 2.0, graded=False) if essay is None
+                                  else CellResult(essay, 2.0))
+        subs[student] = sub
+    data = ClassData("c", "a1", None, list(subs), [test, written], subs, [])
+    spread = {s.exercise.grade_id: (s.full, s.some, s.none, s.ungraded, s.mean)
+              for s in tally.spreads(data)}
+    assert spread == {"t1": (0, 3, 0, 0, 1.0), "essay": (1, 0, 0, 2, 2.0)}
+    assert subs["a"].cells[written.key].lost == 0
+    assert re.search(r"essay\s+2\s+1\s+0\s+0\s+2\s+2", text_of(render(data)))

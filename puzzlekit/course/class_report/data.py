@@ -71,10 +71,11 @@ class CellResult:
     max_score: float
     status: str | None = None          #: one of STATUSES; None where it was not read
     mistakes: tuple[MistakeSeen, ...] = ()
+    graded: bool = True                #: False: no score yet (a written answer not marked)
 
     @property
     def lost(self) -> float:
-        return max(0.0, self.max_score - self.score)
+        return max(0.0, self.max_score - self.score) if self.graded else 0.0
 
 
 @dataclass
@@ -402,7 +403,8 @@ def read_class(config: Any, assignment: str) -> ClassData:
             mistakes: tuple[MistakeSeen, ...] = ()
             if sub.judged:
                 status, mistakes = readings[e.notebook].cells.get(e.grade_id, (None, ()))
-            sub.cells[e.key] = CellResult(_finite(score), max_score, status, mistakes)
+            sub.cells[e.key] = CellResult(_finite(score), max_score, status, mistakes,
+                                          graded=score is not None)
         data.submissions[student] = sub
         for nb, reading in readings.items():
             for gid in reading.cells:

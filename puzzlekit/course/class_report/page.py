@@ -259,6 +259,12 @@ def _mistakes_section(data: ClassData, ranked: list[tally.MistakeCount],
     return "\n".join(out)
 
 
+def _spread_note(s: tally.ScoreSpread) -> str:
+    said = [f"mean {_n(s.mean)}"] if s.total else []
+    said += [f"{s.ungraded} not graded yet"] if s.ungraded else []
+    return " · ".join(said)
+
+
 def _scores_section(data: ClassData, spreads: list[tally.ScoreSpread]) -> str:
     out = ['<section aria-labelledby="scores"><h2 id="scores">Scores per exercise</h2>']
     handed = len(data.submissions)
@@ -269,24 +275,29 @@ def _scores_section(data: ClassData, spreads: list[tally.ScoreSpread]) -> str:
                 f"point{'s' if s.exercise.max_score != 1 else ''})",
                 (Segment(s.full, FULL, str(s.full)), Segment(s.some, SOME, str(s.some)),
                  Segment(s.none, NONE, str(s.none))),
-                f"mean {_n(s.mean)}") for s in spreads]
+                _spread_note(s)) for s in spreads]
     alt = (f"Stacked bar chart, one bar per exercise, of the {handed} students who handed "
            f"in: how many got full points, some points, no points. " + "; ".join(
                f"{tally.grade_label(data, s.exercise)}: {s.full} full, {s.some} some, "
-               f"{s.none} none" for s in spreads) + ".")
+               f"{s.none} none" + (f", {s.ungraded} not graded yet" if s.ungraded else "")
+               for s in spreads) + ".")
     out.append(_chart(rows_chart(rows, alt, xmax=handed,
                                  legend=(("full points", FULL), ("some", SOME),
                                          ("none", NONE))),
                       f"Of the {handed} students who handed in, how many got full, some "
                       f"or no points at each exercise (points from the gradebook, before "
-                      f"late penalties)."))
+                      f"late penalties)." + (
+                          " A written answer not graded by hand yet is left out of its bar "
+                          "(the gradebook counts it 0 in the totals)."
+                          if any(s.ungraded for s in spreads) else "")))
     table = _table("Scores per exercise, as a table",
                    "Each exercise in the assignment's order: its points, how many got full, "
                    "some or no points, and the mean.",
-                   ("Exercise", "Points", "Full", "Some", "None", "Mean"),
+                   ("Exercise", "Points", "Full", "Some", "None", "Not graded yet",
+                    "Mean"),
                    [(f"<code>{_e(tally.grade_label(data, s.exercise))}</code>",
                      _n(s.exercise.max_score), str(s.full), str(s.some), str(s.none),
-                     _n(s.mean)) for s in spreads], numeric=(1, 2, 3, 4, 5))
+                     str(s.ungraded), _n(s.mean) if s.total else "—") for s in spreads], numeric=(1, 2, 3, 4, 5, 6))
     out.append(_details("The numbers as a table", table))
     out.append("</section>")
     return "\n".join(out)
@@ -361,6 +372,10 @@ def _people_section(data: ClassData, stuck: list[tally.Stuck], names: bool) -> s
 def _term_section(data: ClassData) -> str:
     out = ['<section aria-labelledby="term"><h2 id="term">The term so far</h2>']
     points = data.term
+    if not points:
+        out.append("<p>No assignment in the gradebook has a graded submission yet.</p>"
+                   "</section>")
+        return "\n".join(out)
     current = next((i for i, p in enumerate(points) if p.assignment == data.assignment), -1)
     roster = len(data.roster)
     notes = [f"{p.submissions} of {roster} handed in" for p in points]

@@ -47,12 +47,14 @@ class MistakeCount:
 
 @dataclass(frozen=True)
 class ScoreSpread:
-    """How the students who handed in scored at one exercise."""
+    """How the students who handed in scored at one exercise (`ungraded`: no score yet,
+    a written answer not marked by hand; `mean` of the others)."""
     exercise: Exercise
     full: int
     some: int
     none: int
     mean: float
+    ungraded: int = 0
 
     @property
     def total(self) -> int:
@@ -119,11 +121,14 @@ def spreads(data: ClassData) -> list[ScoreSpread]:
     points (from the gradebook: every submission, judged or not)."""
     out = []
     for e in data.exercises:
-        full = some = none = 0
+        full = some = none = ungraded = 0
         scores = []
         for sub in data.submissions.values():
             cell = sub.cells.get(e.key)
             if cell is None:
+                continue
+            if not cell.graded:
+                ungraded += 1
                 continue
             scores.append(cell.score)
             if cell.max_score > 0 and (cell.score >= cell.max_score
@@ -134,7 +139,7 @@ def spreads(data: ClassData) -> list[ScoreSpread]:
             else:
                 none += 1
         out.append(ScoreSpread(e, full, some, none,
-                               statistics.fmean(scores) if scores else 0.0))
+                               statistics.fmean(scores) if scores else 0.0, ungraded))
     return out
 
 
