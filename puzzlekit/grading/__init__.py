@@ -49,6 +49,7 @@ from ..visuals.display import board_html, diff_html
 from .diagnose import diagnose_move, diagnose_neighbours, diagnose_path, diagnose_search
 from .instrument import ExpansionLimit, Recorder, counted
 from .messages import NO_RETURN, PartlyRight, install, note, notes, partly, passed, summary
+from .mistakes import Diagnosis, mistake
 from .session import KernelStopped, current_judge
 
 T = TypeVar("T")
@@ -56,7 +57,7 @@ T = TypeVar("T")
 __all__ = ["assert_board_equal", "assert_solution", "assert_equal", "assert_prints_path",
            "forbid_reference", "run_with_timeout", "as_board", "side_by_side",
            "boards_in_a_row", "passed", "partly", "summary", "counted", "recording",
-           "Recorder", "ExpansionLimit", "PartlyRight"]
+           "Recorder", "ExpansionLimit", "PartlyRight", "mistake", "Diagnosis"]
 
 
 # ---------------------------------------------------------------------------
@@ -152,7 +153,7 @@ def assert_board_equal(got: object, expected: object, *, what: str = "the board"
     _show_html(_diff_html(want, have, got))
     if got is None:
         raise AssertionError(f"{what} should be the board\n{board_str(want)}\n"
-                             f"but it is None, nothing. {NO_RETURN}")
+                             f"but it is None, nothing. {mistake('no-return', NO_RETURN)}")
     before = as_board(start) if start is not None else None
     if have is None:
         grid = _grid(got)   # rows of tiles that break a rule: a tile twice, no blank
@@ -248,7 +249,8 @@ def assert_equal(got: object, expected: object, message: str, *,
         before = as_board(start) if start is not None else None
         why = diagnose_neighbours(before, have, want) if before is not None else None
         raise AssertionError(_set_difference_message(message, have, want, why))
-    hint = f"\n{NO_RETURN}" if got is None and expected is not None else ""
+    hint = f"\n{mistake('no-return', NO_RETURN)}" if got is None and expected is not None \
+        else ""
     raise AssertionError(f"{message}\n  expected: {_shown(expected)}\n  got:      {_shown(got)}"
                          + hint)
 
@@ -287,7 +289,7 @@ def assert_solution(start: object, goal: object, path_or_moves: object, *,
     except PuzzleError as e:
         raise AssertionError(f"{what} is not a solution: {e}") from None
     if not verdict.ok:
-        why = diagnose_path(S, G, seq)  # type: ignore[arg-type]
+        why: str | None = diagnose_path(S, G, seq)  # type: ignore[arg-type]
         raise AssertionError(f"{what} is not a solution: {why or verdict.message}")
     if searched is not None and (optimal_length is None or verdict.length == optimal_length):
         # a right answer, found the wrong way (boards expanded twice, a step straight back):
@@ -407,8 +409,9 @@ def _forbidden_call(name: str) -> AssertionError:
     """Record a call of a forbidden reference; the error to raise in the student's code."""
     for calls in _CALLS:
         calls.append(name)
-    return AssertionError(f"your code called puzzlekit's ready-made {name};\nthis "
-                          "exercise asks you to write it yourself")
+    return AssertionError(mistake("used-the-reference", f"your code called puzzlekit's "
+                                  f"ready-made {name};\nthis exercise asks you to write it "
+                                  f"yourself"))
 
 
 @functools.lru_cache(maxsize=64)   # the same few tuples of names, once per call of the tests
@@ -495,8 +498,9 @@ def forbid_reference(*names: str) -> Iterator[None]:
     with forbidding(*names) as calls:
         yield
     if calls:
-        raise AssertionError(f"your code called puzzlekit's ready-made {calls[0]}; this "
-                             "exercise asks you to write it yourself")
+        raise AssertionError(mistake("used-the-reference", f"your code called puzzlekit's "
+                                     f"ready-made {calls[0]}; this exercise asks you to "
+                                     f"write it yourself"))
 
 
 # ---------------------------------------------------------------------------
@@ -553,9 +557,9 @@ class _TimeUp(BaseException):
 def run_with_timeout(seconds: float, func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """``func(*args, **kwargs)``, or an AssertionError if it takes more than `seconds`."""
     name = getattr(func, "__name__", "your function")
-    message = (f"{name} did not finish within {seconds:g} seconds. Is there an infinite "
-               "loop, or a search that revisits the same states again and again (a missing "
-               "visited set)?")
+    message: str = mistake("too-slow", f"{name} did not finish within {seconds:g} seconds. "
+                           "Is there an infinite loop, or a search that revisits the same "
+                           "states again and again (a missing visited set)?")
     found = notes()
     if found:
         message += "\nwhy (seen on an easier board): " + "; ".join(found)

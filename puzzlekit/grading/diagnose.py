@@ -37,6 +37,7 @@ from ..puzzle.heuristics import conflict_pairs, hamming, manhattan
 from ..puzzle.moves import check_solution, path_to_moves
 from ..puzzle.scrambles import shuffle_pos
 from .instrument import Record
+from .mistakes import Diagnosis, mistake
 
 #: The blank's step (row, column) for each move letter (letters say where the blank goes).
 STEP = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
@@ -92,7 +93,7 @@ def _the_move(want: str | None) -> str:
     return f"`{LECTURE_NAME[want]}` slides the tile {_SIDE[want]} the blank {TILE_GOES[want]}"
 
 
-def diagnose_move(start: State, got: State, expected: State) -> str | None:
+def diagnose_move(start: State, got: State, expected: State) -> Diagnosis | None:
     """One sentence on what `got` did to `start` where `expected` was wanted, or None.
 
     Used by the tests of assignment 1, exercises 3-5 (moveUp, moveDown, moveLeft, moveRight).
@@ -100,37 +101,42 @@ def diagnose_move(start: State, got: State, expected: State) -> str | None:
     if got == expected or shape(got) != shape(start) or shape(expected) != shape(start):
         return None
     want = _letter_of(start, expected)
+    boards = {"start": start, "expected": expected, "got": got}
     if got == start:
-        return ("the board came back unchanged: make the new board, swap the two cells in "
-                "it, and return the new board")
+        return mistake("board-unchanged", "the board came back unchanged: make the new "
+                       "board, swap the two cells in it, and return the new board", **boards)
     have, had = Counter(t for row in got for t in row), Counter(t for row in start for t in row)
     if have != had:
         twice = sorted(t for t in have if have[t] > had.get(t, 0))
         lost = sorted(t for t in had if have.get(t, 0) < had[t])
         lost_words = " and ".join("no blank" if t == 0 else f"no {t}" for t in lost)
-        return (f"the board has {' and '.join(map(str, twice))} twice and {lost_words}: a "
-                f"tile was copied instead of swapped with the blank (set both cells)")
+        return mistake("tile-copied", f"the board has {' and '.join(map(str, twice))} twice "
+                       f"and {lost_words}: a tile was copied instead of swapped with the "
+                       f"blank (set both cells)", **boards)
     letter = _letter_of(start, got)
     if letter is not None and want is not None:
         if letter == REVERSE[want]:
-            return (f"the blank moved {TILE_GOES[want]} instead of the tile: {_the_move(want)} "
-                    f"(the name says where the tile goes), so the blank goes "
-                    f"{TILE_GOES[letter]}")
-        return (f"a tile moved {TILE_GOES[letter]}, but {_the_move(want)}")
+            return mistake("blank-moved-not-tile", f"the blank moved {TILE_GOES[want]} "
+                           f"instead of the tile: {_the_move(want)} (the name says where the "
+                           f"tile goes), so the blank goes {TILE_GOES[letter]}", **boards)
+        return mistake("wrong-direction", f"a tile moved {TILE_GOES[letter]}, but "
+                       f"{_the_move(want)}", **boards)
     for letter, B in blank_moves(start, wrap=True).items():
         if B == got and want is not None and letter == REVERSE[want]:
-            return (f"the blank moved {TILE_GOES[want]} instead of the tile, and from the "
-                    f"{_EDGE[letter]} Python's index -1 took it round to the other edge: "
-                    f"{_the_move(want)} (the name says where the tile goes)")
+            return mistake("blank-moved-not-tile", f"the blank moved {TILE_GOES[want]} "
+                           f"instead of the tile, and from the {_EDGE[letter]} Python's index "
+                           f"-1 took it round to the other edge: {_the_move(want)} (the name "
+                           f"says where the tile goes)", **boards)
         if B == got:
-            return (f"the blank swapped with a tile on the far side of the board: from the "
-                    f"{_EDGE[letter]}, index -1 is the other edge in Python (it wraps round "
-                    f"instead of failing); only a tile next to the blank can slide")
+            return mistake("wrap-around", f"the blank swapped with a tile on the far side of "
+                           f"the board: from the {_EDGE[letter]}, index -1 is the other edge in "
+                           f"Python (it wraps round instead of failing); only a tile next to "
+                           f"the blank can slide", **boards)
     return None
 
 
 def diagnose_neighbours(start: State, got: Collection[State],
-                        expected: Collection[State]) -> str | None:
+                        expected: Collection[State]) -> Diagnosis | None:
     """One sentence on what is wrong with `got` as the boards one move from `start`.
 
     Used by the tests of assignment 1, exercise 6 (nextStates).
@@ -139,35 +145,40 @@ def diagnose_neighbours(start: State, got: Collection[State],
     if got_set == want and len(got) == len(got_set):
         return None
     if start in got_set:
-        return ("the board itself is among its next states: every move changes the board, "
-                "so leave S out")
+        return mistake("self-in-next-states", "the board itself is among its next states: "
+                       "every move changes the board, so leave S out", start=start)
     wrapped = blank_moves(start, wrap=True)
     across = [k for k, B in wrapped.items() if B in got_set - want]
     missing = [k for k, B in blank_moves(start).items() if B in want - got_set]
     if across and missing:
         moves = " and ".join(f"`{LECTURE_NAME[k]}`" for k in missing)
-        return (f"a board where the blank jumped across the edge is there, and the board of "
-                f"{moves} is missing: a move function moves the wrong way (its own test "
-                f"above says which; fix it first)")
+        return mistake("wrong-move-used", f"a board where the blank jumped across the edge "
+                       f"is there, and the board of {moves} is missing: a move function moves "
+                       f"the wrong way (its own test above says which; fix it first)",
+                       start=start)
     if across:
         edge = " and the ".join(_EDGE[k] for k in across)
-        return (f"a board where the blank jumped across the edge is there: with the blank in "
-                f"the {edge}, Python's index -1 wraps round to the other side; check the "
-                f"blank's row and column before each move")
+        return mistake("wrap-around", f"a board where the blank jumped across the edge is "
+                       f"there: with the blank in the {edge}, Python's index -1 wraps round to "
+                       f"the other side; check the blank's row and column before each move",
+                       start=start, got=wrapped[across[0]])
     if missing and got_set < want:
         moves = ", ".join(f"`{LECTURE_NAME[k]}`" for k in missing)
-        return (f"{len(want)} boards are one move away here, yours has {len(got_set)}: "
-                f"{moves} is missing (look at the test that decides whether it can move)")
+        return mistake("move-missing", f"{len(want)} boards are one move away here, yours "
+                       f"has {len(got_set)}: {moves} is missing (look at the test that "
+                       f"decides whether it can move)", start=start)
     if len(got) != len(got_set):
-        return "a board is listed twice: return a set, or each board once"
+        return mistake("board-listed-twice",
+                       "a board is listed twice: return a set, or each board once")
     far = [B for B in got_set - want if B not in blank_moves(start).values()]
     if far:
-        return (f"{len(far)} of the boards are not one move from S: each next state slides "
-                f"exactly one tile next to the blank into it")
+        return mistake("not-one-move", f"{len(far)} of the boards are not one move from S: "
+                       f"each next state slides exactly one tile next to the blank into it",
+                       start=start, got=far[0])
     return None
 
 
-def diagnose_path(start: State, goal: State, seq: str | list[State]) -> str | None:
+def diagnose_path(start: State, goal: State, seq: str | list[State]) -> Diagnosis | None:
     """One sentence on why `seq` (a list of states or a move string) does not take `start`
     to `goal`, when it is a typical slip: the path backwards, without its start or its
     goal, or move letters that say where the tile goes.
@@ -182,24 +193,30 @@ def diagnose_path(start: State, goal: State, seq: str | list[State]) -> str | No
     if isinstance(seq, str):
         inverse = seq.translate(str.maketrans("UDLRudlr", "DURLdurl"))
         if seq and solves(inverse):
-            return ("the letters say where the tile goes; here a letter says where the blank "
-                    "goes (U: the blank moves up, so the tile above it comes down)")
+            return mistake("tile-letters", "the letters say where the tile goes; here a "
+                           "letter says where the blank goes (U: the blank moves up, so the "
+                           "tile above it comes down)", start=start)
         if seq and solves(inverse[::-1]):
-            return ("these are the moves from the goal back to the start: reverse the "
-                    "string and swap each letter with its opposite")
+            return mistake("moves-from-goal", "these are the moves from the goal back to the "
+                           "start: reverse the string and swap each letter with its opposite",
+                           start=start)
         return None
     if len(seq) > 1 and solves(seq[::-1]):
-        return ("the path runs from the goal back to the start: following the parents from "
-                "the goal gives it backwards, so reverse it (path[::-1])")
+        return mistake("path-backwards", "the path runs from the goal back to the start: "
+                       "following the parents from the goal gives it backwards, so reverse "
+                       "it (path[::-1])", start=start)
     # (a path that already begins with the start, or ends with the goal, cannot be
     # missing it: the walk along the path that would say so is skipped)
     if seq and seq[0] != start and solves([start, *seq]):
-        return "the path leaves out the start: it should begin with the start state"
+        return mistake("path-without-start", "the path leaves out the start: it should "
+                       "begin with the start state", start=start)
     if seq and seq[-1] != goal and solves([*seq, goal]):
-        return "the path stops one move before the goal: it should end with the goal state"
+        return mistake("path-without-goal", "the path stops one move before the goal: it "
+                       "should end with the goal state", start=start)
     if len(seq) > 1 and (solves([*seq[::-1], goal]) or solves([start, *seq[::-1]])):
-        return ("the path runs backwards and misses an end: reverse it, and keep both the "
-                "start and the goal in it")
+        return mistake("path-backwards-missing-end", "the path runs backwards and misses an "
+                       "end: reverse it, and keep both the start and the goal in it",
+                       start=start)
     return None
 
 
@@ -221,7 +238,8 @@ def _adjacent(a: State, b: State) -> bool:
     return b in blank_moves(a).values()
 
 
-def diagnose_search(start: State, record: Record, kind: str = "breadth-first") -> str | None:
+def diagnose_search(start: State, record: Record,
+                    kind: str = "breadth-first") -> Diagnosis | None:
     """One sentence on how a search explored, from the `Record` of the boards it asked
     the successor function about (first ones in order), or None when nothing stands out.
 
@@ -240,14 +258,16 @@ def diagnose_search(start: State, record: Record, kind: str = "breadth-first") -
                   "one comes out at a higher cost than its best, skip it (a stale entry)"
                   if kind == "cheapest-first" else "Keep a set of the boards already seen "
                   "and skip a next state that is in it")
-        return (f"it expanded some boards more than once{shown}: {record.calls:,} calls for "
-                f"{record.distinct:,} different boards. {advice}")
+        return mistake("no-stale-check" if kind == "cheapest-first" else "no-visited-set",
+                       f"it expanded some boards more than once{shown}: {record.calls:,} "
+                       f"calls for {record.distinct:,} different boards. {advice}",
+                       start=start)
     for a, b, c in zip(boards, boards[1:], boards[2:]):
         if a is not None and b is not None and a == c and _adjacent(a, b):
             where = ("already on the path" if kind == "iterative" else "already seen")
-            return (f"it stepped straight back to the board it came from ({_flat_text(a)} "
-                    f"→ {_flat_text(b)} → {_flat_text(a)}): skip a next state that is "
-                    f"{where}")
+            return mistake("steps-straight-back", f"it stepped straight back to the board it "
+                           f"came from ({_flat_text(a)} → {_flat_text(b)} → {_flat_text(a)}): "
+                           f"skip a next state that is {where}", start=a, got=b)
     if kind == "breadth-first" and len(start) * len(start[0]) <= 9:
         table = distances_from(start, [b for b in boards if b is not None])
         seen_far = 0
@@ -258,9 +278,10 @@ def diagnose_search(start: State, record: Record, kind: str = "breadth-first") -
             if d is None:
                 return None
             if d < seen_far:
-                return (f"it expanded a board {seen_far} moves from the start before one "
-                        f"only {d} moves away: breadth-first search takes the oldest board "
-                        f"out of its queue (popleft), not the newest (pop)")
+                return mistake("bfs-takes-newest", f"it expanded a board {seen_far} moves "
+                               f"from the start before one only {d} moves away: breadth-first "
+                               f"search takes the oldest board out of its queue (popleft), "
+                               f"not the newest (pop)", start=start, got=board)
             seen_far = max(seen_far, d)
     return None
 
@@ -284,7 +305,7 @@ def path_cost(path: list[State], costs: dict[str, float]) -> float:
 
 
 def diagnose_cost(start: State, goal: State, path: list[State], costs: dict[str, float],
-                  cheapest: float, total: object = None) -> str | None:
+                  cheapest: float, total: object = None) -> Diagnosis | None:
     """One sentence on what is wrong with a uniform-cost search's answer: a `total` that
     is not the price of its `path` with `costs`, or a path dearer than `cheapest`.
 
@@ -295,21 +316,25 @@ def diagnose_cost(start: State, goal: State, path: list[State], costs: dict[str,
     tile_prices = {letter.translate(_TILE_WAY): price for letter, price in costs.items()}
     if type(total) in (int, float) and total != paid:
         if total == moves and paid != moves:
-            return (f"the total is the number of moves ({moves}), not the price of the "
-                    f"path: add each move's price (cost[letter]) to the cost so far, not 1")
+            return mistake("cost-counts-moves", f"the total is the number of moves "
+                           f"({moves}), not the price of the path: add each move's price "
+                           f"(cost[letter]) to the cost so far, not 1", start=start)
         if total == path_cost(path, tile_prices):
-            return ("the total prices each move by the way the tile goes; a price here is "
-                    "for the blank's move (U: the blank moves up)")
-        return "the total must be the sum of the prices of the path's moves"
+            return mistake("cost-tile-prices", "the total prices each move by the way the "
+                           "tile goes; a price here is for the blank's move (U: the blank "
+                           "moves up)", start=start)
+        return mistake("cost-total-wrong",
+                       "the total must be the sum of the prices of the path's moves")
     if paid <= cheapest:
         return None
-    return (f"a cheaper path exists ({cheapest:g}): uniform-cost search takes out the board "
-            f"with the lowest cost so far (each move adding its price, cost[letter]) and "
-            f"stops when the goal comes out of the queue, not when it is first put in")
+    return mistake("ucs-stops-early", f"a cheaper path exists ({cheapest:g}): uniform-cost "
+                   f"search takes out the board with the lowest cost so far (each move adding "
+                   f"its price, cost[letter]) and stops when the goal comes out of the queue, "
+                   f"not when it is first put in", start=start)
 
 
 def diagnose_heuristic(S: State, goal: State, got: object, expected: int,
-                       name: str | None = None) -> str | None:
+                       name: str | None = None) -> Diagnosis | None:
     """One sentence on which wrong rule gives `got` where the heuristic `name`
     ("manhattan" or "hamming"; guessed from `expected` when not given) should be
     `expected` on board `S`.
@@ -333,24 +358,27 @@ def diagnose_heuristic(S: State, goal: State, got: object, expected: int,
                         for c, t in enumerate(row)))
         counted = ("it counts the blank as a misplaced tile: leave the blank out, or h "
                    "overestimates")
-    candidates = [(h(S, goal) + blank, counted)]
+    candidates = [(h(S, goal) + blank, "heuristic-counts-blank", counted)]
     others: list[tuple[Literal["first", "last"], str]] = [("first", "blank first"),
                                                           ("last", "blank last")]
     for other, words in others:
         g = goal_state(rows, cols, blank=other)
         if g != goal:
-            candidates.append((h(S, g), f"it measures against the goal with the {words}, "
-                                        f"not the goal it is given"))
+            candidates.append((h(S, g), "heuristic-other-goal",
+                               f"it measures against the goal with the {words}, not the goal "
+                               f"it is given"))
     if name == "manhattan":
-        candidates.append((hamming(S, goal), "it counts the misplaced tiles (Hamming), not "
-                           "how many steps each tile is from its place"))
-    for value, words in candidates:
+        candidates.append((hamming(S, goal), "manhattan-is-hamming", "it counts the "
+                           "misplaced tiles (Hamming), not how many steps each tile is from "
+                           "its place"))
+    for value, named, words in candidates:
         if got == value:
-            return words
+            return mistake(named, words, start=S, expected=goal)
     return None
 
 
-def diagnose_linear_conflict(S: State, goal: State, got: object, expected: int) -> str | None:
+def diagnose_linear_conflict(S: State, goal: State, got: object,
+                             expected: int) -> Diagnosis | None:
     """One sentence on a linear-conflict value `got` that a typical slip gives.
 
     Used by the tests of assignment 4, section 3.
@@ -359,11 +387,13 @@ def diagnose_linear_conflict(S: State, goal: State, got: object, expected: int) 
         return None
     md = manhattan(S, goal)
     if got == md + 2 * len(conflict_pairs(S, goal)):
-        return ("it adds 2 for every conflicting pair; when one tile conflicts with several "
-                "in a line, only the tiles that must leave the line count (the line's "
-                "tiles minus its longest run already in order), 2 moves each")
+        return mistake("conflict-every-pair", "it adds 2 for every conflicting pair; when "
+                       "one tile conflicts with several in a line, only the tiles that must "
+                       "leave the line count (the line's tiles minus its longest run already "
+                       "in order), 2 moves each", start=S, expected=goal)
     if got == md:
-        return "it is the Manhattan distance alone: the conflicts add nothing yet"
+        return mistake("conflict-missing", "it is the Manhattan distance alone: the "
+                       "conflicts add nothing yet", start=S, expected=goal)
     return None
 
 
@@ -375,7 +405,7 @@ def _tile_parity(S: State, goal: State) -> int:
                if seq[i] > seq[j]) % 2
 
 
-def diagnose_reachability(S: State, goal: State, got: object) -> str | None:
+def diagnose_reachability(S: State, goal: State, got: object) -> Diagnosis | None:
     """One sentence on a wrong answer to "can `S` reach `goal`?" that a rule of the wrong
     width gives (the parity rule: tiles only for an odd width, tiles and the blank's row
     for an even one).
@@ -392,13 +422,14 @@ def diagnose_reachability(S: State, goal: State, got: object) -> str | None:
     if got == right:
         return None
     if cols % 2 == 0 and got == tiles_only:
-        return (f"the board is {cols} wide, an even width: there a move up or down changes "
-                f"the parity of the inversions, so the blank's row counts too (inversions "
-                f"plus the rows between the blank and its goal row must be even)")
+        return mistake("parity-ignores-blank-row", f"the board is {cols} wide, an even "
+                       f"width: there a move up or down changes the parity of the inversions, "
+                       f"so the blank's row counts too (inversions plus the rows between the "
+                       f"blank and its goal row must be even)", start=S, expected=goal)
     if cols % 2 == 1 and got == with_row:
-        return (f"the board is {cols} wide, an odd width: there a move up or down keeps the "
-                f"parity of the inversions, so only the inversions count, not the blank's "
-                f"row")
+        return mistake("parity-counts-blank-row", f"the board is {cols} wide, an odd width: "
+                       f"there a move up or down keeps the parity of the inversions, so only "
+                       f"the inversions count, not the blank's row", start=S, expected=goal)
     return None
 
 
@@ -432,7 +463,7 @@ def random_state_problem(state: object) -> str | None:
     return None
 
 
-def diagnose_shuffle(n: int, got: object, before: object, after: object) -> str | None:
+def diagnose_shuffle(n: int, got: object, before: object, after: object) -> Diagnosis | None:
     """One sentence on why `shuffle_pos(n)` drifted from the course's seeded sequence,
     given the state of `random` before and after the student's call (plain data).
 
@@ -449,28 +480,31 @@ def diagnose_shuffle(n: int, got: object, before: object, after: object) -> str 
         want_after = rng.getstate()
         if got == want:
             if after is not None and after != want_after:
-                return (f"shuffle_pos({n}) itself is right, but it drew a different number "
-                        f"of random numbers than the course's, so every position after it "
-                        f"drifts: one random.randint(0, 3) per try, and a new try only when "
-                        f"the move leaves the board or undoes the last one")
+                return mistake("shuffle-draws-differ", f"shuffle_pos({n}) itself is right, "
+                               f"but it drew a different number of random numbers than the "
+                               f"course's, so every position after it drifts: one "
+                               f"random.randint(0, 3) per try, and a new try only when the "
+                               f"move leaves the board or undoes the last one")
             return None
         rng.setstate(before)  # type: ignore[arg-type]
         if got == shuffle_pos(n, allow_undo=True, rng=rng):
-            return ("it lets a move undo the one before (the gap steps straight back): the "
-                    "course's shuffle draws again when a move would undo the last one")
+            return mistake("shuffle-allows-undo", "it lets a move undo the one before (the "
+                           "gap steps straight back): the course's shuffle draws again when "
+                           "a move would undo the last one")
     except (TypeError, ValueError):
         return None
     if isinstance(got, list) and sorted(map(str, got)) == sorted(map(str, want)):
-        return ("the position differs from the course's for the same seed: draw each move "
-                "with random.randint(0, 3) (0 up, 1 left, 2 down, 3 right: where the tile "
-                "goes) and draw again when it leaves the board or undoes the last move")
+        return mistake("shuffle-order-differs", "the position differs from the course's for "
+                       "the same seed: draw each move with random.randint(0, 3) (0 up, 1 "
+                       "left, 2 down, 3 right: where the tile goes) and draw again when it "
+                       "leaves the board or undoes the last move")
     return None
 
 
 # ---------------------------------------------------------------------------
 # The lecture's layer report ("Iteration k: n new states found.")
 
-def diagnose_report(lines: list[str], sizes: list[int]) -> str | None:
+def diagnose_report(lines: list[str], sizes: list[int]) -> Diagnosis | None:
     """One sentence on a layer report that is off by one: `lines` as printed, `sizes` the
     right number of new states in each layer 1, 2, ... (the start's layer 0 left out).
 
@@ -482,13 +516,15 @@ def diagnose_report(lines: list[str], sizes: list[int]) -> str | None:
     if lines == want:
         return None
     if lines == [line(k, n) for k, n in enumerate(sizes)]:
-        return ("the report is off by one: the first layer of new states is Iteration 1 "
-                "(count k up before printing)")
+        return mistake("report-off-by-one", "the report is off by one: the first layer of "
+                       "new states is Iteration 1 (count k up before printing)")
     if lines == [line(k, n) for k, n in enumerate([1, *sizes])] or \
             lines == [line(k, n) for k, n in enumerate([1, *sizes], start=1)]:
-        return ("the report counts the start as a layer: print only the layers of new "
-                "states, from Iteration 1 (3 new states here) on")
+        return mistake("report-counts-start", "the report counts the start as a layer: "
+                       "print only the layers of new states, from Iteration 1 (3 new states "
+                       "here) on")
     if lines == want + [line(len(sizes) + 1, 0)]:
-        return ("the report has one line too many: the last layer found the goal, so "
-                "stop before searching a layer with no new states")
+        return mistake("report-extra-line", "the report has one line too many: the last "
+                       "layer found the goal, so stop before searching a layer with no new "
+                       "states")
     return None

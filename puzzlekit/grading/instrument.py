@@ -28,6 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .mistakes import mistake
+
 #: How many of the first calls a record keeps, in order.
 KEEP = 200
 
@@ -134,10 +136,10 @@ def limit_message(name: str, rec: Record) -> str:
                 f"on this board")
     again = (f"; the board it asked about most, {rec.most_times:,} times, was {rec.most}"
              if rec.most_times > 1 else "")
-    return (f"the search called {name} {rec.calls:,} times but there were only "
-            f"{rec.distinct:,} different boards among them{again}: it expands boards it "
-            f"has already expanded. Keep a set of the boards already seen, and skip a next "
-            f"state that is in it")
+    return mistake("no-visited-set", f"the search called {name} {rec.calls:,} times but "
+                   f"there were only {rec.distinct:,} different boards among them{again}: it "
+                   f"expands boards it has already expanded. Keep a set of the boards already "
+                   f"seen, and skip a next state that is in it")
 
 
 def counted(func: Callable[..., Any], limit: int | None = None) -> Recorder:

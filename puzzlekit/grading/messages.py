@@ -32,6 +32,7 @@ from typing import Any
 
 from .. import registry
 from ..context import nbgrader_execution
+from .mistakes import mistake
 
 STUB = "raise NotImplementedError()"
 # the first line stays short: a notebook's output area is about 100 characters wide
@@ -147,14 +148,16 @@ def explain(e: BaseException) -> str | None:
     if is_not_defined(e):
         return NOT_DEFINED.format(name=getattr(e, "name"))
     if isinstance(e, (TypeError, AttributeError, ValueError)) and "NoneType" in str(e):
-        return f"{e}\n{NO_RETURN}"
+        return f"{e}\n{mistake('no-return', NO_RETURN)}"
     if type(e) is IndexError and "out of range" in str(e):
-        return f"{e} {PAST_THE_EDGE}"
+        return f"{e} {mistake('past-the-edge', PAST_THE_EDGE)}"
     if type(e) is TypeError and "unhashable type" in str(e) and "(a " not in str(e):
         builtin = re.search(r"unhashable type: '(list|dict|set|bytearray)'", str(e))
-        return f"{e}\n{UNHASHABLE_BUILTIN if builtin else UNHASHABLE}"
+        return (f"{e}\n{mistake('board-not-tuple', UNHASHABLE_BUILTIN)}" if builtin
+                else f"{e}\n{mistake('unhashable-class', UNHASHABLE)}")
     if type(e) is RecursionError and "instead of recursion" not in str(e):
-        return f"{e}\n{TOO_DEEP.format(depth=sys.getrecursionlimit())}"
+        deep = TOO_DEEP.format(depth=sys.getrecursionlimit())
+        return f"{e}\n{mistake('recursion-too-deep', deep)}"
     return None
 
 

@@ -21,7 +21,6 @@ docs/mistakes.md (tests/grading/test_mistakes.py keeps the two alike).
 from __future__ import annotations
 
 import re
-from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
@@ -129,8 +128,8 @@ CATALOGUE: dict[str, Mistake] = _catalogue(
      "measure against the goal the function is given"),
     ("manhattan-is-hamming", "misplaced tiles counted instead of distances",
      "Manhattan adds how many steps each tile is from its place"),
-    ("astar-priority-h", "A* ordered by h alone",
-     "A*'s priority is g + h, the moves so far plus h"),
+    ("astar-not-shortest", "A* finding a path longer than the shortest",
+     "A*'s priority is g + h, and it stops when the goal comes out of the queue"),
     ("astar-never-reopens", "A* that never reopens a board found cheaper",
      "a board found again more cheaply goes back into the queue"),
     ("inversions-count-blank", "inversions that count the blank",
@@ -168,7 +167,10 @@ class Diagnosis(str):
         self = super().__new__(cls, sentence)
         self.name = name
         self.boards = {k: v for k, v in (boards or {}).items() if _is_board(v)}
-        _made.append(self)
+        _made.pop(sentence, None)
+        _made[sentence] = self
+        while len(_made) > _KEPT:
+            del _made[next(iter(_made))]
         return self
 
     def __reduce__(self) -> Any:
@@ -193,19 +195,25 @@ def title_of(name: str) -> str:
     return found.title if found is not None else name.replace("-", " ")
 
 
-#: The diagnoses made since the judge last asked (a few: a test cell makes one or two).
-_made: deque[Diagnosis] = deque(maxlen=32)
+#: The diagnoses made in this process, by sentence, the latest last (at most `_KEPT`):
+#: a test cell may show one made in an earlier cell (a hint defined once, used twice).
+_made: dict[str, Diagnosis] = {}
+_KEPT = 256
 
 
-def take_made() -> list[Diagnosis]:
-    """The diagnoses made since the last call (and forget them)."""
-    found = list(_made)
+def made() -> list[Diagnosis]:
+    """The diagnoses made since `forget_made`, the latest last."""
+    return list(_made.values())
+
+
+def forget_made() -> None:
+    """Forget the diagnoses made so far (the judge does, for each notebook)."""
     _made.clear()
-    return found
 
 
 def _words(text: str) -> str:
-    return " ".join(text.split())
+    # without any white space: a wrapped line may break at a space or after a hyphen
+    return "".join(text.split())
 
 
 def shown(diagnoses: list[Diagnosis], text: str) -> list[Diagnosis]:

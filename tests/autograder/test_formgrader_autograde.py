@@ -76,5 +76,5 @@ def test_the_formgrader_autogrades_behind_the_wall(tmp_path):
     assert not os.path.exists(course / "autograded" / "ada" / A1 / "kernel.json")
     graded = nbformat.read(course / "autograded" / "ada" / A1 / f"{A1}.ipynb", as_version=4)
     from puzzlekit.autograder.wall import status
-    assert graded.metadata["puzzlekit"]["judge"] is True
+    assert graded.metadata["puzzlekit"]["judged"] is True
     assert graded.metadata["puzzlekit"]["wall"]["up"] is bool(status().landlock_abi)

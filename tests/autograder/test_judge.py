@@ -508,3 +508,38 @@ def test_a_search_that_rewrites_its_cost_table_prices_nothing(tmp_path):
 def test_judge_timeout_must_be_positive(tmp_path):
     with pytest.raises(PuzzleError, match="judge_timeout"):
         Judge(InProcess(tmp_path, {}), judge_timeout=0)
+
+
+def test_a_deep_recursion_is_reported_from_its_ends_only():
+    """A recursion thousands deep is formatted from its first and last frames: IPython
+    took 9.5 s for 3,000 frames, longer than the call's time, so the student read "did
+    not finish" instead of the recursion's own message (the simulated student
+    dfs_recursive, found when the grader began to record the mistakes it names)."""
+    import sys
+
+    def deeper(n: int) -> int:
+        return deeper(n + 1)
+
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(3000)
+    try:
+        deeper(0)
+    except RecursionError as e:
+        error = e
+    finally:
+        sys.setrecursionlimit(old)
+    depth = 0
+    tb = error.__traceback__
+    while tb is not None:
+        depth, tb = depth + 1, tb.tb_next
+    assert depth > 2000
+    ends = agent._ends(error.__traceback__)
+    kept = []
+    while ends is not None:
+        kept.append(ends.tb_frame.f_code.co_name)
+        ends = ends.tb_next
+    assert len(kept) == agent.FIRST_FRAMES + agent.LAST_FRAMES
+    assert kept[0] == "test_a_deep_recursion_is_reported_from_its_ends_only"
+    report = agent._report(error)
+    assert report["ename"] == "RecursionError"
+    assert "deeper" in "".join(report["traceback"])

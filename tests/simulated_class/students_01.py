@@ -179,3 +179,24 @@ DIAGNOSES: dict[str, tuple[str, ...]] = {
     "nextStates_from_puzzlekit": ("your code called puzzlekit's ready-made nextStates",),
     "moveUp_returns_lists": ('moveUp should return a tuple of tuples (use tupleOfTuples)', 'turn a list of lists back with tupleOfTuples'),
 }
+
+#: The named mistakes the grader must record for each student, test cell by test cell
+#: (the names of `puzzlekit.grading.mistakes.CATALOGUE`): the class report counts these.
+#: A cell that loses points for a mistake made elsewhere (nextStates, when moveLeft is
+#: wrong) names nothing, and the report lists it as lost with no named mistake.
+MISTAKES: dict[str, dict[str, str]] = {
+    "moveUp_wrong_way": {"moveUp_tests": "blank-moved-not-tile",
+                         "nextStates_tests": "wrong-move-used"},
+    "findZero_column_first": {"findZero_tests": "findZero-column-row"},
+    "nextStates_no_bounds_check": {"nextStates_tests": "past-the-edge"},
+    "gen_successors_tile_letters": {"gen_successors_tests": "tile-letters"},
+    "EightPuzzle_without_hash": {"EightPuzzle_tests": "unhashable-class"},
+    "nextStates_from_puzzlekit": {"nextStates_tests": "used-the-reference"},
+    "gen_successors_3x3_only": {},
+    "print_pos_narrow": {"print_pos_tests": "print-spacing"},
+    "nextStates_wraps_round": {"nextStates_tests": "wrap-around"},
+    "nextStates_includes_itself": {"nextStates_tests": "self-in-next-states"},
+    "moveLeft_copies_tile": {"moveLeft_tests": "tile-copied"},
+    "moveUp_returns_lists": {"moveUp_tests": "board-not-tuple",
+                             "nextStates_tests": "board-not-tuple"},
+}

@@ -370,3 +370,26 @@ DIAGNOSES: dict[str, tuple[str, ...]] = {
     "shuffle_pos_draws_differently": ("shuffle_pos(1) itself is right, but it drew a "
                                       "different number of random numbers",),
 }
+
+#: The named mistakes the grader must record for each student, test cell by test cell
+#: (see students_01.MISTAKES). "too-slow" depends on the machine's speed as well: where
+#: a search is also slow, the grader may name it beside the planted mistake.
+MISTAKES: dict[str, dict[str, str]] = {
+    "bfs_without_visited_set": {"bfs_tests": "no-visited-set",
+                                "bfs_hard_tests": "no-visited-set"},
+    "shuffle_allows_undo": {"shuffle_pos_tests": "shuffle-allows-undo"},
+    "search_path_backwards": {"search_tests": "path-backwards"},
+    "dfs_recursive": {"dfs_tests": "recursion-too-deep"},
+    "solve_pos_one_too_deep": {"solve_pos_tests": "longer-than-limit"},
+    "ucs_counts_moves": {"ucs_tests": "cost-counts-moves"},
+    # the layer report's search runs without a visited set on a deeper board: too slow
+    "search_without_visited_set": {"search_tests": "no-visited-set",
+                                   "search_report_tests": "too-slow"},
+    "bfs_with_a_stack": {"bfs_tests": "bfs-takes-newest"},
+    "ucs_tile_costs": {"ucs_tests": "cost-tile-prices"},
+    "ucs_stops_at_generation": {"ucs_tests": "ucs-stops-early"},
+    "ucs_no_stale_check": {"ucs_tests": "no-stale-check"},
+    "search_report_off_by_one": {"search_report_tests": "report-off-by-one"},
+    "iddfs_no_path_check": {"iddfs_tests": "steps-straight-back"},
+    "shuffle_pos_draws_differently": {"shuffle_pos_tests": "shuffle-draws-differ"},
+}

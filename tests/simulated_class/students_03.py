@@ -138,3 +138,17 @@ DIAGNOSES: dict[str, tuple[str, ...]] = {
     "inversions_count_the_blank": ("it counts the blank as a tile 0",),
     "manhattan_from_puzzlekit": ("your code called puzzlekit's ready-made manhattan",),
 }
+
+#: The named mistakes the grader must record for each student, test cell by test cell
+#: (see students_01.MISTAKES).
+MISTAKES: dict[str, dict[str, str]] = {
+    "manhattan_counts_blank": {"manhattan_tests": "heuristic-counts-blank"},
+    "astar_forgets_g": {"astar_tests": "astar-not-shortest",
+                        "astar_more_tests": "astar-not-shortest"},
+    "solvable_blank_not_moved_home": {},
+    "inversions_count_the_blank": {"inversions_tests": "inversions-count-blank"},
+    "manhattan_from_puzzlekit": {"manhattan_tests": "used-the-reference"},
+    "manhattan_wrong_goal": {"manhattan_tests": "heuristic-other-goal"},
+    "astar_closed_never_reopens": {"astar_more_tests": "astar-never-reopens"},
+    "hamming_counts_blank": {"hamming_tests": "heuristic-counts-blank"},
+}

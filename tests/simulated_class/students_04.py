@@ -107,3 +107,13 @@ DIAGNOSES: dict[str, tuple[str, ...]] = {
     "can_reach_ignores_blank_row": ("an even width", "the blank's row counts too"),
     "linear_conflict_counts_pairs": ("it adds 2 for every conflicting pair",),
 }
+
+#: The named mistakes the grader must record for each student, test cell by test cell
+#: (see students_01.MISTAKES).
+MISTAKES: dict[str, dict[str, str]] = {
+    "can_reach_ignores_blank_row": {"can_reach_tests": "parity-ignores-blank-row"},
+    "linear_conflict_counts_pairs": {"linear_conflict_tests": "conflict-every-pair"},
+    "idastar_leaves_out_start": {"idastar_tests": "path-without-start",
+                                 "nineteen_tests": "path-without-start"},
+    "build_pdb_with_a_stack": {},
+}

@@ -190,10 +190,12 @@ class WalledExecute(Execute):
                 self.nb.metadata["language_info"] = info["content"]["language_info"]
                 self._install_agent()
                 wall = self._wall_report()    # read before any student code could touch it
+                for cell in self.nb.cells:    # the kit's records are the judge's alone
+                    cell.get("metadata", {}).pop("puzzlekit", None)
                 for index, cell in enumerate(self.nb.cells):
                     self.preprocess_cell(cell, resources, index)
             self.set_widgets_metadata()
-            self.nb.metadata["puzzlekit"] = {"wall": wall, "judge": bool(self.judge_tests),
+            self.nb.metadata["puzzlekit"] = {"wall": wall, "judged": bool(self.judge_tests),
                                              "kernel_restarts": self._restarts}
         finally:
             if self._quiet is not None:
@@ -413,6 +415,8 @@ class WalledExecute(Execute):
         if self.judge_tests and is_test_cell(cell):
             cell.outputs = [nbformat.from_dict(o) for o in
                             self.judge.run_test(cell.source, self._count)]
+            # the test's status and the mistakes it named, as data (the class report)
+            cell.metadata["puzzlekit"] = self.judge.last_cell
             cell.execution_count = self._count
             self._fresh_memory()
             return cell, resources

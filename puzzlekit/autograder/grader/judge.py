@@ -140,6 +140,7 @@ from ...grading.messages import (
     take_notes,
     take_partial,
 )
+from ...grading.mistakes import as_record, forget_made, made, mistake, shown
 from ...grading.session import KernelStopped, seat, unseat
 from ...puzzle import scrambles
 from .. import wire
@@ -651,6 +652,9 @@ class Judge:
         self._synced_random: Any = None   # the state the kernel's `random` has, if known
         #: a call ran out of memory in the kernel: start a fresh one before the next cell
         self.memory_exhausted = False
+        #: what the last test cell found (`_cell_record`), for the executor to write down
+        self.last_cell: dict[str, Any] = {}
+        forget_made()       # the sentences of an earlier notebook are not this one's
         #: a call ran out of time (and was interrupted) in the cell running now
         self.timed_out = False
         #: the test's functions and objects the kernel holds stand-ins for, by number
@@ -832,7 +836,26 @@ class Judge:
                                 "metadata": {}, "data": {"text/plain": shown}})
         take_partial(), take_awarded(), take_notes()
         self._html = []
+        self.last_cell = self._cell_record(outputs, failure)
         return outputs
+
+    def _cell_record(self, outputs: list[dict[str, Any]],
+                     failure: BaseException | None) -> dict[str, Any]:
+        """What the test cell that just ran found, as data for the class report: its
+        status and the named mistakes whose sentences its outputs show the student."""
+        text = "\n".join(str(o.get("text", "")) + str(o.get("evalue", ""))
+                         + str(o.get("data", {}).get("text/plain", "")) for o in outputs)
+        partial = any(o["output_type"] == "execute_result" and
+                      "partial credit" in str(o["data"].get("text/html", "")) for o in outputs)
+        if failure is None:
+            status = "partly right" if partial else "passed"
+        elif isinstance(failure, NotImplementedError) or (
+                isinstance(failure, NameError) and "is not defined" in str(failure)):
+            status = "not written"
+        else:
+            status = "failed"
+        found = [] if status == "not written" else shown(made(), text)
+        return {"status": status, "mistakes": [as_record(d) for d in found[:8]]}
 
     def _error_output(self, e: BaseException) -> dict[str, Any]:
         ename = type(e).__name__
@@ -920,7 +943,7 @@ class Judge:
                 raise AssertionError(NOTEBOOK_TIME.format(seconds=self.notebook_seconds))
             timeout = min(timeout, left)
         if timeout <= 0:
-            raise CallTimeout(TOO_LONG.format(name=name, seconds=0))
+            raise CallTimeout(mistake("too-slow", TOO_LONG.format(name=name, seconds=0)))
         try:
             watchdog = self._watchdog
             with watchdog.paused() if watchdog is not None else contextlib.nullcontext():
@@ -932,8 +955,8 @@ class Judge:
         except KernelFault as fault:
             if fault.kind == "timeout":
                 self.timed_out = True       # its memory may still be held: see the executor
-                raise CallTimeout(TOO_LONG.format(name=name, seconds=round(timeout, 1))) \
-                    from None
+                raise CallTimeout(mistake("too-slow", TOO_LONG.format(
+                    name=name, seconds=round(timeout, 1)))) from None
             raise KernelStopped(KERNEL_DIED.format(name=name, memory=self.limits["memory"])) \
                 from None
         if type(reply) is dict and reply.get("too_big"):
@@ -1248,7 +1271,8 @@ class Judge:
         elif limit is not None:
             evalue, own_words = limit, True
         elif ename == "KeyboardInterrupt":
-            return CallTimeout(TOO_LONG.format(name=name, seconds=self.call_timeout))
+            return CallTimeout(mistake("too-slow", TOO_LONG.format(name=name,
+                                                                   seconds=self.call_timeout)))
         chain = _chain(error.get("chain"))
         cls: type[BaseException] | None = None
         if chain and chain[0][1].rpartition(".")[2] == ename:
@@ -1397,7 +1421,8 @@ class Judge:
                 stream.write(reply[key][:1_000_000])
         violations = reply.get("violations")
         if type(violations) is list and violations:
-            raise AssertionError(FORBIDDEN.format(name=str(violations[0])[:60]))
+            raise AssertionError(mistake("used-the-reference",
+                                         FORBIDDEN.format(name=str(violations[0])[:60])))
         if "error" in reply:
             if stopped is not None and type(reply["error"]) is dict \
                     and reply["error"].get("ename") == "ExpansionLimit":
