@@ -10,7 +10,7 @@ import pytest
 from browser_support import chromium, offline, require_chromium, screenshot
 from test_class_report import A, blank_course, config_of, make_course
 
-pytestmark = [pytest.mark.browser, pytest.mark.nbgrader,
+pytestmark = [pytest.mark.browser, pytest.mark.nbgrader, pytest.mark.slow,
               pytest.mark.filterwarnings("ignore:.*not in session")]
 
 

@@ -338,6 +338,10 @@ def test_the_page_names_no_student_by_default(report, page):
     for s in ("s09", "s10", "s05", "s06", "s07"):
         assert re.search(rf"<code>{s}</code>", named), s
     assert "keep it to yourself" in named
+    # in a notebook: the page in a frame of its own, named, the page escaped inside it
+    frame = report._repr_html_()
+    assert frame.startswith('<iframe title="Class report: 01-moves" srcdoc="&lt;!DOCTYPE html')
+    assert frame.count("<") == 2 and frame.endswith("></iframe>")      # its own tags only
 
 
 @nbgrader
@@ -387,7 +391,7 @@ def test_the_command_line_writes_both_files(course, tmp_path, capsys):
     assert str(page) in said and str(table) in said
     assert table.read_text().splitlines()[1] == "moveUp_tests,wrap-around,4,7"
     assert "s09" not in page.read_text()
-    assert main(["class-report", A, "--course-root", str(course), "--out", str(out),
+    assert main(["class-report", A, "--course", str(course), "--out", str(out),
                  "--names"]) == 0
     assert "s09" in page.read_text() and page.stat().st_mode & 0o077 == 0
     assert main(["class-report", "nope", "--course-root", str(course)]) == 2
