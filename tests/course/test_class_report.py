@@ -353,6 +353,7 @@ def test_the_page_is_self_contained_and_escapes_the_notebooks(page):
                      or (t == "a" and n == "href" and v == "class-report-01-moves.csv"))]
     assert loads == []
     assert not re.search(r"https?://", page)     # outside the pictures' base64
+    assert "url(" not in page and "@import" not in page
     assert "script" not in refs.tags             # not live: no script at all
     # the forged sentence is shown as text, a classmate's name blanked out
     assert "&lt;img src=x onerror=alert(1)&gt; as [a student] [a student] did" in page

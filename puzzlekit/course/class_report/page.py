@@ -109,16 +109,26 @@ def _plural(n: int, one: str, many: str | None = None) -> str:
 
 
 class _Redactor:
-    """Blanks out the words that name a student (ids, names, e-mail addresses)."""
+    """Blanks out the words that name a student (ids, names, e-mail addresses): a word of
+    letters and digits by a set lookup, the others (an address, "O'Neil, Jr") by a pattern."""
+
+    BLANK = "[a student]"
 
     def __init__(self, identities: Sequence[str], active: bool) -> None:
-        words = sorted({w.strip() for w in identities if len(w.strip()) >= 2},
-                       key=len, reverse=True)
-        self.pattern = (re.compile("|".join(rf"(?<!\w){re.escape(w)}(?!\w)" for w in words),
-                                   re.IGNORECASE) if active and words else None)
+        words = {w.strip() for w in identities if len(w.strip()) >= 2} if active else set()
+        self.simple = {w.casefold() for w in words if re.fullmatch(r"\w+", w)}
+        other = sorted((w for w in words if not re.fullmatch(r"\w+", w)), key=len,
+                       reverse=True)
+        self.pattern = (re.compile("|".join(rf"(?<!\w){re.escape(w)}(?!\w)" for w in other),
+                                   re.IGNORECASE) if other else None)
 
     def __call__(self, text: str) -> str:
-        return self.pattern.sub("[a student]", text) if self.pattern else text
+        if self.pattern is not None:
+            text = self.pattern.sub("\0", text)          # a mark no word can hold
+        if self.simple:
+            text = re.sub(r"\w+", lambda m: "\0" if m[0].casefold() in self.simple
+                          else m[0], text)
+        return text.replace("\0", self.BLANK)
 
 
 class _Names:
