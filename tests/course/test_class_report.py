@@ -392,6 +392,8 @@ def test_the_command_line_writes_both_files(course, tmp_path, capsys):
     assert str(page) in said and str(table) in said
     assert table.read_text().splitlines()[1] == "moveUp_tests,wrap-around,4,7"
     assert "s09" not in page.read_text()
+    (tmp_path / "plain").write_text("")            # an anonymous page: as any new file
+    assert page.stat().st_mode & 0o777 == (tmp_path / "plain").stat().st_mode & 0o777
     assert main(["class-report", A, "--course", str(course), "--out", str(out),
                  "--names"]) == 0
     assert "s09" in page.read_text() and page.stat().st_mode & 0o077 == 0

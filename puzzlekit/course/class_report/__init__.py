@@ -34,7 +34,7 @@ import html
 import logging
 import os
 import re
-import tempfile
+import secrets
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -92,16 +92,13 @@ class ClassReport:
               live_seconds: float | None = None) -> ReportFiles:
         """Write the page and the CSV into `out` (default: ``<course root>/class-reports``),
         each replaced at once (a reader never sees half a page); with names, readable by
-        their owner only."""
+        their owner only, else as the umask allows."""
         folder = Path(out) if out is not None else default_out(self.config)
         folder.mkdir(parents=True, exist_ok=True)
         stem = file_stem(self.data.assignment)
         page, table = folder / f"{stem}.html", folder / f"{stem}.csv"
-        _replace(table, self.csv())
-        _replace(page, self.html(csv_name=table.name, live_seconds=live_seconds))
-        if self.names:
-            for p in (page, table):
-                p.chmod(0o600)
+        _replace(table, self.csv(), self.names)
+        _replace(page, self.html(csv_name=table.name, live_seconds=live_seconds), self.names)
         return ReportFiles(page, table)
 
     def _repr_html_(self) -> str:
@@ -111,14 +108,17 @@ class ClassReport:
                 f'border: 1px solid #767676"></iframe>')
 
 
-def _replace(path: Path, text: str) -> None:
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+def _replace(path: Path, text: str, private: bool) -> None:
+    """Write `text` to a new file beside `path` and put it in its place: readable as the
+    umask allows, or by its owner only (`private`)."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}")
     try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600 if private else 0o666)
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
             f.write(text)
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
 
 
