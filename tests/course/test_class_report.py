@@ -180,6 +180,45 @@ def hand_in(root: Path, student: str, points: list[float], nb: dict, gb=None) ->
     (folder / f"{A}.ipynb").write_text(json.dumps(nb))
 
 
+def class_data(folder: Path):
+    """The synthetic class as `ClassData` without a gradebook (for the browser test): the
+    same notebooks read by `read_graded_notebook`, the scores of `CLASS`."""
+    from puzzlekit.course.class_report.data import (CellResult, ClassData, Exercise,
+                                                     Submission, TermPoint,
+                                                     read_graded_notebook)
+    exercises = [Exercise(A, g, float(points)) for g, points in EXERCISES]
+    data = ClassData(COURSE_ID, A, datetime.datetime(2026, 10, 1, 17), sorted(ROSTER),
+                     exercises, {}, [], [*ROSTER, "Zed", "Quux"])
+    folder.mkdir(parents=True, exist_ok=True)
+    for student, (points, nb) in CLASS.items():
+        reading = read_graded_notebook(write(folder / f"{student}.ipynb", nb),
+                                       [g for g, _ in EXERCISES])
+        data.malformed += reading.malformed
+        sub = Submission(student, unread=reading.problem)
+        for e, score in zip(exercises, points):
+            status, mistakes = reading.cells.get(e.grade_id, (None, ())) if sub.judged \
+                else (None, ())
+            sub.cells[e.key] = CellResult(float(score), e.max_score, status, mistakes)
+        data.submissions[student] = sub
+    pcts = sorted(100 * sum(p) / 8 for p, _ in CLASS.values())
+    data.term = [TermPoint("zz-intro", datetime.datetime(2026, 9, 20, 17), 3, 75.0, 75.0),
+                 TermPoint(A, data.duedate, len(pcts), sum(pcts) / len(pcts),
+                           pcts[len(pcts) // 2]),
+                 TermPoint("02-search", datetime.datetime(2026, 10, 15, 17), 0, None, None)]
+    return data
+
+
+@nbgrader
+def test_the_class_without_a_gradebook_is_the_class_read(report, tmp_path):
+    """`class_data` (the browser test's) draws what the gradebook's reading draws."""
+    made = class_data(tmp_path)
+    assert made.malformed == report.data.malformed
+    assert made.submissions == report.data.submissions
+    assert made.roster == report.data.roster and made.exercises == report.data.exercises
+    assert [(t.assignment, t.submissions) for t in made.term] == \
+        [(t.assignment, t.submissions) for t in report.data.term]
+
+
 def config_of(root: Path):
     from traitlets.config import Config
     c = Config()
