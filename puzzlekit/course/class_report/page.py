@@ -51,7 +51,7 @@ details { margin: .5rem 0 1rem; }
 summary { cursor: pointer; color: #0b4f8a; text-decoration: underline; }
 .scroll { overflow-x: auto; max-width: 100%; }
 table.numbers { border-collapse: collapse; margin: .4rem 0; font-size: .95rem; }
-table.numbers caption { text-align: left; color: #3d3d3d; padding-bottom: .3rem; }
+table.numbers caption { text-align: left; font-weight: 600; padding-bottom: .3rem; }
 table.numbers th, table.numbers td { border: 1px solid #767676; padding: .3rem .55rem;
                                      text-align: left; vertical-align: top; }
 table.numbers td.n { text-align: right; font-variant-numeric: tabular-nums; }
@@ -163,9 +163,12 @@ def _table(label: str, caption: str, head: Sequence[str], rows: Sequence[Sequenc
         cells += [f'<td class="n">{c}</td>' if i in numeric else f"<td>{c}</td>"
                   for i, c in enumerate(row[1:], 1)]
         body.append("<tr>" + "".join(cells) + "</tr>")
-    return (f'<div class="scroll" role="region" aria-label="{_e(label)}" tabindex="0">'
-            f'<table class="numbers"><caption>{caption}</caption><thead><tr>{th}</tr></thead>'
-            f"<tbody>{''.join(body)}</tbody></table></div>")
+    # the words above the region, where a phone's width wraps them (a caption is as wide
+    # as its table); the table is named by the region's label
+    return (f'<p class="note">{caption}</p>'
+            f'<div class="scroll" role="region" aria-label="{_e(label)}" tabindex="0">'
+            f'<table class="numbers"><caption>{_e(label)}</caption><thead><tr>{th}</tr>'
+            f"</thead><tbody>{''.join(body)}</tbody></table></div>")
 
 
 def _details(summary: str, inner: str) -> str:
