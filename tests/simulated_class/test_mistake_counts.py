@@ -10,6 +10,7 @@ exactly those names, cell by cell, and the class report
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -112,7 +113,9 @@ def test_the_class_report_counts_the_planted_mistakes_per_exercise(course, assig
     whole = {(g.split("/")[-1], name): int(n) for g, name, n, _ in tally.csv_rows(data)[1:]}
     for key, (n, _) in want.items():
         assert whole.get(key, 0) >= n, key
-    # the page itself: self-contained and anonymous by default
+    # the page itself: self-contained and anonymous by default (kept for a look, with the
+    # course record, in test-artifacts/class-reports/)
     page = report.html()
+    report.write(out=Path(__file__).resolve().parents[2] / "test-artifacts" / "class-reports")
     assert "http://" not in page and "https://" not in page
     assert not any(f">{s}<" in page for s in planted)
