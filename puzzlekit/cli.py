@@ -11,6 +11,7 @@
     python -m puzzlekit grade 01-states-and-moves --LateSubmissionPlugin.penalty_method=zero
     python -m puzzlekit extend 01-states-and-moves alice --days 2
     python -m puzzlekit extend --list
+    python -m puzzlekit class-report 01-states-and-moves --course-root notebooks
 
 `solve` prints every board of a minimum solution, a blank line between boards, then
 ``Minimum number of moves = N``; an unsolvable board prints ``No solution possible``.
@@ -26,6 +27,10 @@ and grades with them on top of the course's config.
 
 `extend` gives a student more time for one assignment, recorded in the gradebook with
 nbgrader's ``Gradebook.grant_extension`` (see `puzzlekit.course.late`); `--list` lists them.
+
+`class-report` writes what the class got wrong in an assignment, an HTML page and a CSV,
+into ``DIR/class-reports/`` (see `puzzlekit.course.class_report`); ``--watch`` writes them
+again as graded work arrives (until Ctrl-C), ``--names`` names the students.
 
 `check-tests` grades the model solution of an assignment's source as a submission is
 graded and lists each test cell's points (see `puzzlekit.course.author_check`); exit 1 when a
@@ -175,6 +180,20 @@ def build_parser() -> argparse.ArgumentParser:
                        "source, as generate_assignment does before it releases")
     t.add_argument("assignment", help="an assignment of DIR/source/")
     _course_root(t)
+    cr = sub.add_parser("class-report", help="what the class got wrong in an assignment: an "
+                        "HTML page and a CSV beside the course")
+    cr.add_argument("assignment", help="an assignment in the gradebook")
+    cr.add_argument("--course-root", "--course", dest="course_root", default=".",
+                    metavar="DIR", help="the nbgrader course root (default: the current "
+                    "directory)")
+    cr.add_argument("--out", default=None, metavar="DIR",
+                    help="write the page and the CSV here (default: DIR/class-reports)")
+    cr.add_argument("--names", action="store_true",
+                    help="name the students (who did not hand in, got stuck, could not be "
+                    "read); by default the page names none and can be shown to the class")
+    cr.add_argument("--watch", nargs="?", const=30.0, default=None, type=_positive_float,
+                    metavar="SECONDS", help="write it again whenever graded work changes, "
+                    "looking every SECONDS (default 30), until Ctrl-C")
     return p
 
 
@@ -308,6 +327,36 @@ def _check_tests(args: argparse.Namespace) -> int:
     return EXIT_OK if ok else EXIT_WRONG
 
 
+def _class_report(args: argparse.Namespace) -> int:
+    from .course.class_grading import course_config
+    from .course.class_report import class_report, watch
+    config = course_config(args.course_root)
+    if args.watch is None:
+        report = class_report(args.assignment, names=args.names, config=config)
+        files = report.write(args.out)
+        d = report.data
+        print(f"{d.assignment}: {len(d.submissions)} of {len(d.roster)} handed in, "
+              f"mistakes read from {len(d.judged)}")
+        print(files.html)
+        print(files.csv)
+        return EXIT_OK
+    log = logging.getLogger("puzzlekit.course.class_report")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(asctime)s %(message)s", "%H:%M:%S"))
+    log.addHandler(handler)
+    log.setLevel(logging.INFO)
+    log.propagate = False
+    print(f"watching {args.assignment} every {args.watch:g} s (Ctrl-C stops)", file=sys.stderr)
+    try:
+        watch(args.assignment, names=args.names, out=args.out, interval=args.watch,
+              config=config, log=log)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        log.removeHandler(handler)
+    return EXIT_OK
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (see the module docstring)."""
     parser = build_parser()
@@ -321,7 +370,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.nbgrader_options = extra
     command = {"solve": _solve, "check": _check, "scramble": _scramble,
                "integrity": _integrity, "grade": _grade, "extend": _extend,
-               "check-tests": _check_tests}[args.command]
+               "check-tests": _check_tests, "class-report": _class_report}[args.command]
     try:
         return command(args)
     except SearchLimitReached as e:

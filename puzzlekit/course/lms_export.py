@@ -1,9 +1,10 @@
 """Grades where the university wants them: nbgrader export plugins for a wide CSV, Canvas's
-gradebook import and Moodle's grade import.
+gradebook import, Moodle's grade import and Blackboard's Grade Center upload.
 
     nbgrader export --exporter=puzzlekit.course.lms_export.WideCsvExport --to=grades-wide.csv
     nbgrader export --exporter=puzzlekit.course.lms_export.CanvasExport  --to=canvas.csv
     nbgrader export --exporter=puzzlekit.course.lms_export.MoodleExport  --to=moodle.csv
+    nbgrader export --exporter=puzzlekit.course.lms_export.BlackboardExport --to=bb.csv
 
 (or ``c.ExportApp.plugin_class = "puzzlekit.course.lms_export.CanvasExport"`` in the course's
 config). nbgrader's own ``nbgrader export`` writes a row per student *and assignment*;
@@ -41,6 +42,17 @@ The formats (their public documentation):
   ``Last name``, then one column per assignment. Map from "Username" to "username" (or
   "Email address" to "useremail" when every student's email is in the roster). A missing
   submission is left empty (no grade); ``--MoodleExport.missing=0`` writes 0.
+- **Blackboard** (Learn's Grade Center, Work Offline > Upload; Blackboard's help,
+  "Uploading or Downloading Grade Center Items for Working Offline": a student is
+  identified by the Username, a column by its Column ID; a column without one becomes a
+  new column, added as a text column with 0 points possible, which the instructor then
+  edits; in a comma-delimited file every value is within quotation marks): the columns
+  ``Last Name``, ``First Name``, ``Username`` (<- nbgrader student id), ``Student ID``
+  (<- the roster's ``lms_user_id``), then one column per assignment headed as Blackboard's
+  own download heads it, ``NAME [Total Pts: MAX Score]``, followed by `` |ID`` when
+  ``--BlackboardExport.column_ids`` maps the assignment to its Column ID (the Grade
+  Center's Quick Column Information shows it), so the upload fills the existing column.
+  A missing submission is left empty; ``--BlackboardExport.missing=0`` writes 0.
 - **Wide CSV** (any spreadsheet): ``student_id``, ``last_name``, ``first_name``,
   ``email``, then one column per assignment; a missing submission is 0, as in
   ``nbgrader export``.
@@ -177,10 +189,41 @@ def moodle_rows(table: MarksTable, missing: str = "") -> list[list[str]]:
     return rows
 
 
-def csv_text(rows: Iterable[Sequence[str]]) -> str:
-    """Rows as CSV text (quoted where needed, \\r\\n line ends as RFC 4180 has them)."""
+#: Blackboard's Grade Center columns before the grade columns.
+BLACKBOARD_COLUMNS = ("Last Name", "First Name", "Username", "Student ID")
+
+
+def blackboard_heading(assignment: str, max_score: float, column_id: str = "") -> str:
+    """A grade column's heading as Blackboard's Grade Center download writes it."""
+    heading = f"{assignment} [Total Pts: {number(max_score)} Score]"
+    return f"{heading} |{column_id}" if column_id else heading
+
+
+def blackboard_rows(table: MarksTable, missing: str = "",
+                    column_ids: dict[str, str] | None = None) -> list[list[str]]:
+    """Blackboard's Grade Center upload: header and a row per student (by Username)."""
+    ids = column_ids or {}
+    bad = {a: i for a, i in ids.items() if not str(i).strip().isdigit()}
+    if bad:
+        raise PuzzleError(f"a Blackboard Column ID is a number (Quick Column Information "
+                          f"shows it), not {bad}")
+    rows = [[*BLACKBOARD_COLUMNS, *(blackboard_heading(a, table.max_scores[a],
+                                                       str(ids.get(a, "")).strip())
+                                    for a in table.assignments)]]
+    for s in table.students:
+        if not s.id:
+            raise PuzzleError("a student without an id: Blackboard matches a row by its "
+                              "Username")
+        rows.append([s.last_name, s.first_name, s.id, s.lms_user_id,
+                     *(_mark(s.marks[a], missing) for a in table.assignments)])
+    return rows
+
+
+def csv_text(rows: Iterable[Sequence[str]], quote_all: bool = False) -> str:
+    """Rows as CSV text (quoted where needed, or every value with `quote_all`; \\r\\n
+    line ends as RFC 4180 has them)."""
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = csv.writer(out, quoting=csv.QUOTE_ALL if quote_all else csv.QUOTE_MINIMAL)
     writer.writerows(rows)
     return out.getvalue()
 
@@ -188,10 +231,11 @@ def csv_text(rows: Iterable[Sequence[str]]) -> str:
 @functools.cache
 def _plugins() -> dict[str, type]:
     from nbgrader.plugins import ExportPlugin
-    from traitlets import Unicode
+    from traitlets import Dict, Unicode
 
     class _WideExport(ExportPlugin):  # type: ignore[misc]
         default_to = "grades.csv"
+        quote_all = False
         missing = Unicode("0", help="What a missing submission is written as.").tag(
             config=True)
 
@@ -205,7 +249,7 @@ def _plugins() -> dict[str, type]:
             self.log.info("Exporting %d students x %d assignments to %s",
                           len(table.students), len(table.assignments), dest)
             with open(dest, "w", encoding="utf-8", newline="") as fh:
-                fh.write(csv_text(self.rows(table)))
+                fh.write(csv_text(self.rows(table), self.quote_all))
 
     class WideCsvExport(_WideExport):
         """A row per student, a column per assignment (missing: 0)."""
@@ -234,8 +278,21 @@ def _plugins() -> dict[str, type]:
         def rows(self, table: MarksTable) -> list[list[str]]:
             return moodle_rows(table, self.missing)
 
+    class BlackboardExport(_WideExport):
+        """Blackboard's Grade Center upload CSV (missing: empty; every value quoted)."""
+        default_to = "blackboard-grades.csv"
+        quote_all = True
+        missing = Unicode("", help="What a missing submission is written as.").tag(
+            config=True)
+        column_ids = Dict(key_trait=Unicode(), value_trait=Unicode(), help=(
+            "Assignment -> the Grade Center's Column ID, so the upload fills that column "
+            "(without one, Blackboard adds a new text column)")).tag(config=True)
+
+        def rows(self, table: MarksTable) -> list[list[str]]:
+            return blackboard_rows(table, self.missing, dict(self.column_ids))
+
     return {"WideCsvExport": WideCsvExport, "CanvasExport": CanvasExport,
-            "MoodleExport": MoodleExport}
+            "MoodleExport": MoodleExport, "BlackboardExport": BlackboardExport}
 
 
 def __getattr__(name: str) -> Any:
@@ -246,5 +303,5 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(name)
 
 
-__all__ = ["MarksTable", "StudentMarks", "canvas_rows", "csv_text", "marks_table",
-           "moodle_rows", "number", "wide_rows"]
+__all__ = ["MarksTable", "StudentMarks", "blackboard_heading", "blackboard_rows",
+           "canvas_rows", "csv_text", "marks_table", "moodle_rows", "number", "wide_rows"]

@@ -130,6 +130,8 @@ CATALOGUE: dict[str, Mistake] = _catalogue(
      "Manhattan adds how many steps each tile is from its place"),
     ("astar-not-shortest", "A* finding a path longer than the shortest",
      "A*'s priority is g + h, and it stops when the goal comes out of the queue"),
+    ("idastar-not-shortest", "IDA* finding a path longer than the shortest",
+     "each round cuts off at f = g + h > bound; the next bound is the smallest f cut off"),
     ("astar-never-reopens", "A* that never reopens a board found cheaper",
      "a board found again more cheaply goes back into the queue"),
     ("inversions-count-blank", "inversions that count the blank",

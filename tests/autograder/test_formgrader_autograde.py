@@ -47,6 +47,10 @@ def test_the_formgrader_autogrades_behind_the_wall(tmp_path):
     subprocess.run([f"{bin_dir}/nbgrader", "generate_assignment", A1], cwd=course, env=env,
                    check=True, capture_output=True)
     nb = nbformat.read(course / "source" / A1 / f"{A1}.ipynb", as_version=4)
+    forged = {"status": "failed", "mistakes": [{"name": "wrap-around", "sentence": "forged",
+                                                "boards": {}}]}
+    for cell in nb.cells:       # a submission's own records of mistakes: never kept
+        cell.metadata["puzzlekit"] = forged
     (course / "submitted" / "ada" / A1).mkdir(parents=True)
     nbformat.write(nb, course / "submitted" / "ada" / A1 / f"{A1}.ipynb")
 
@@ -77,4 +81,10 @@ def test_the_formgrader_autogrades_behind_the_wall(tmp_path):
     graded = nbformat.read(course / "autograded" / "ada" / A1 / f"{A1}.ipynb", as_version=4)
     from puzzlekit.autograder.wall import status
     assert graded.metadata["puzzlekit"]["judged"] is True
+    for cell in graded.cells:   # the judge's records of each test cell, and only those
+        meta = cell.metadata.get("nbgrader", {})
+        if meta.get("grade") and not meta.get("solution") and cell.cell_type == "code":
+            assert cell.metadata["puzzlekit"] == {"status": "passed", "mistakes": []}
+        else:
+            assert "puzzlekit" not in cell.metadata, cell.source[:80]
     assert graded.metadata["puzzlekit"]["wall"]["up"] is bool(status().landlock_abi)

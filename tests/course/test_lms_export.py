@@ -1,5 +1,5 @@
 """The LMS exports (puzzlekit.course.lms_export) of a small class, checked against the formats
-Canvas's Gradebook import and Moodle's CSV grade import document (see the module's
+Canvas's Gradebook import, Moodle's CSV grade import and Blackboard's Grade Center upload document (see the module's
 docstring): their headers, a row per student of the roster, a column per assignment,
 missing submissions as each wants them, numbers as they read them. The gradebook is made
 with nbgrader's API; the files are written by ``nbgrader export --exporter=...``."""
@@ -120,6 +120,26 @@ def test_moodle_grade_import(course):
     for r in rows[1:]:
         for cell in r[5:]:
             assert cell == "" or cell.replace(".", "", 1).isdigit()
+
+
+def test_blackboard_grade_center_upload(course):
+    """Blackboard's Grade Center upload: the Username identifies a student, a column's
+    heading is its download's ("NAME [Total Pts: MAX Score]", with " |ID" for an existing
+    column), and every value of a comma-delimited file is within quotation marks."""
+    dest = course / "BlackboardExport.csv"
+    rows = export(course, "BlackboardExport", f'--BlackboardExport.column_ids={{"{A1}": "123456"}}')
+    assert rows[0] == ["Last Name", "First Name", "Username", "Student ID",
+                       f"{A2} [Total Pts: 4 Score]", f"{A1} [Total Pts: 10 Score] |123456"]
+    by_user = {r[2]: r for r in rows[1:]}
+    assert len(rows) == 1 + 4 and set(by_user) == {"ann", "bo", "cy", "dee"}
+    assert by_user["bo"] == ["Ek", "Bo", "bo", "4711", "", "7.25"]
+    assert by_user["ann"][4:] == ["4", "8"] and by_user["cy"][4:] == ["", ""]
+    for line in dest.read_text(encoding="utf-8").splitlines():
+        assert line.startswith('"') and line.endswith('"'), line    # every value quoted
+    from puzzlekit.course.lms_export import MarksTable, blackboard_rows
+    from puzzlekit.errors import PuzzleError
+    with pytest.raises(PuzzleError, match="Column ID is a number"):
+        blackboard_rows(MarksTable([A1], {A1: 10}, []), column_ids={A1: "Quiz 1"})
 
 
 def test_wide_csv_and_options(course):

@@ -132,6 +132,8 @@ def test_running_a_term_as_written(tmp_path):
     moodle = rows(course / "moodle-grades.csv")
     assert {r[0]: (r[2], r[5]) for r in moodle[1:]} == {
         "alice": ("alice@uni.example", f"{full - 2:g}"), "bob": ("bob@uni.example", mark)}
+    blackboard = rows(course / "blackboard-grades.csv")
+    assert {r[2]: r[4] for r in blackboard[1:]} == {"alice": f"{full - 2:g}", "bob": mark}
     wide = rows(course / "grades-wide.csv")
     assert [r[0] for r in wide[1:]] == ["alice", "bob"] and wide[0][4:] == [ASSIGNMENT]
 

@@ -2,14 +2,15 @@
 
 Each simulated student of students_NN.py makes known mistakes (`MISTAKES`: test cell →
 the mistake's name). Graded by the kit's grader, the autograded notebooks must carry
-exactly those names, cell by cell: the class report counts them (its own test, with
-the report's counts per exercise, is tests/course/test_class_report.py's
-`test_the_simulated_class_report_counts_the_planted_mistakes`).
+exactly those names, cell by cell, and the class report
+(`puzzlekit.course.class_report`) must count them, exercise by exercise
+(`test_the_class_report_counts_the_planted_mistakes_per_exercise`).
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -77,3 +78,44 @@ def test_the_reference_and_the_untouched_notebook_have_no_mistakes(course, assig
                        if "puzzlekit" in c.metadata)
     assert statuses["not written"] > 0 and not any(
         c.metadata["puzzlekit"]["mistakes"] for c in nb.cells if "puzzlekit" in c.metadata)
+
+
+@pytest.mark.parametrize("assignment", ASSIGNMENTS)
+def test_the_class_report_counts_the_planted_mistakes_per_exercise(course, assignment):
+    """The class report of the graded class, read by the report's own code: its CSV
+    (grade_id, mistake, students, points_lost) over the simulated students has exactly
+    the planted mistakes, with as many students as planted them, exercise by exercise,
+    and the points they lost there (the points LOSES says the cell costs)."""
+    import dataclasses
+
+    from puzzlekit.course.class_report import class_report, tally
+    module = students_module(assignment)
+    report = class_report(assignment, course.root, config=course.config)
+    data = report.data
+    planted = [s for s in module.MISTAKES if s in course.assignments[assignment].graded]
+    assert set(planted) <= set(data.submissions)
+    theirs = dataclasses.replace(data, submissions={s: data.submissions[s] for s in planted})
+    rows = tally.csv_rows(theirs)
+    assert rows[0] == ["grade_id", "mistake", "students", "points_lost"]
+    got = {(g, name): (int(n), float(lost)) for g, name, n, lost in rows[1:]
+           if name != "too-slow"}
+    want: dict[tuple[str, str], tuple[int, float]] = {}
+    for student in planted:
+        for cell, name in module.MISTAKES[student].items():
+            if name == "too-slow":
+                continue
+            n, lost = want.get((cell, name), (0, 0.0))
+            want[(cell, name)] = (n + 1, lost + module.LOSES[student][cell])
+    labels = {g for g, _ in got} | {g for g, _ in want}
+    assert len(labels) == len({g.split("/")[-1] for g in labels})     # one notebook each
+    assert {(g.split("/")[-1], name): v for (g, name), v in got.items()} == want
+    # the whole class's page (attacks and all) has each planted row, with at least as many
+    whole = {(g.split("/")[-1], name): int(n) for g, name, n, _ in tally.csv_rows(data)[1:]}
+    for key, (n, _) in want.items():
+        assert whole.get(key, 0) >= n, key
+    # the page itself: self-contained and anonymous by default (kept for a look, with the
+    # course record, in test-artifacts/class-reports/)
+    page = report.html()
+    report.write(out=Path(__file__).resolve().parents[2] / "test-artifacts" / "class-reports")
+    assert "http://" not in page and "https://" not in page
+    assert not any(f">{s}<" in page for s in planted)

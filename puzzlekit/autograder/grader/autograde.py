@@ -190,8 +190,8 @@ class WalledExecute(Execute):
                 self.nb.metadata["language_info"] = info["content"]["language_info"]
                 self._install_agent()
                 wall = self._wall_report()    # read before any student code could touch it
-                for cell in self.nb.cells:    # the kit's records are the judge's alone
-                    cell.get("metadata", {}).pop("puzzlekit", None)
+                for cell in self.nb.cells:    # the records of mistakes are the judge's alone
+                    _drop_records(cell)
                 for index, cell in enumerate(self.nb.cells):
                     self.preprocess_cell(cell, resources, index)
             self.set_widgets_metadata()
@@ -735,6 +735,18 @@ class WalledExecute(Execute):
         except Exception:
             return False
         return self._responsive()
+
+
+def _drop_records(cell: Any) -> None:
+    """Remove what a submission says of its own test results (``metadata.puzzlekit``'s
+    status and mistakes, which only the judge writes); keep the rest (the due date)."""
+    meta = cell.get("metadata", {})
+    own = meta.get("puzzlekit")
+    if isinstance(own, dict):
+        own.pop("status", None)
+        own.pop("mistakes", None)
+    if "puzzlekit" in meta and not (isinstance(own, dict) and own):
+        del meta["puzzlekit"]
 
 
 def _make_scratch(log: Any) -> str:

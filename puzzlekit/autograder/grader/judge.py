@@ -109,7 +109,6 @@ import ast
 import base64
 import builtins
 import contextlib
-import ctypes
 import dis
 import functools
 import io
@@ -117,10 +116,8 @@ import json
 import logging
 import marshal
 import random
-import symtable
 import sys
 import textwrap
-import threading
 import time
 import types
 from collections.abc import Callable, Iterator
@@ -144,9 +141,44 @@ from ...grading.mistakes import as_record, forget_made, made, mistake, shown
 from ...grading.session import KernelStopped, seat, unseat
 from ...puzzle import scrambles
 from .. import wire
+from .crossing import (
+    _BUILTIN_ERRORS,
+    _ROOTS,
+    _TEST_OPERATIONS,
+    ASK,
+    MAX_STAND_INS,
+    NO_INPUT,
+    _by_name,
+    _chain,
+    _codes,
+    _constant,
+    _error_reply,
+    _immutable,
+    _is_mutable,
+    _names_used,
+    _own_module,
+    _real_exception,
+    _shown,
+    _student_str,
+    _write_back,
+    bound_names,
+)
+from .handles import Remote, RemoteClass, RemoteFunction, RemoteIterator, _handle_only
+from .verdict_words import (
+    BAD_RANDOM,
+    FORBIDDEN,
+    GRADER_CANNOT,
+    JUDGE_TOO_LONG,
+    KERNEL_DIED,
+    NOTEBOOK_TIME,
+    TEST_FUNCTION_TOO_LONG,
+    TOO_BIG,
+    TOO_LONG,
+    WIDTH,
+    explain_limit,
+)
+from .watchdog import JudgeTimeout, _Watchdog
 
-#: the widest line of a message in the feedback (its page does not scroll sideways)
-WIDTH = 90
 
 class KernelFault(Exception):
     """The kernel did not answer: `kind` is "timeout" or "died" (it was restarted)."""
@@ -179,11 +211,6 @@ class StudentCodeError(Exception):
     """An exception raised by the student's code (in the kernel) with no builtin twin."""
 
 
-class JudgeTimeout(BaseException):
-    """The judge's own work on one cell ran out of its budget (raised by `_Watchdog`;
-    not an Exception, so that no ``except Exception`` in a check swallows it)."""
-
-
 def private_random() -> types.ModuleType:
     """A `random` module of the judge's own: the module's classes and functions, with
     the functions bound to a generator of its own instead of Python's global one."""
@@ -200,110 +227,6 @@ def private_random() -> types.ModuleType:
     return module
 
 
-def _async_raise(thread_id: int, exc: type[BaseException] | None) -> None:
-    """Raise `exc` in the thread `thread_id` at its next bytecode (None: cancel one that
-    is pending)."""
-    ctypes.pythonapi.PyThreadState_SetAsyncExc(
-        ctypes.c_ulong(thread_id), ctypes.py_object(exc) if exc is not None else None)
-
-
-class _Watchdog:
-    """Raises `JudgeTimeout` in the thread that entered it once the time spent in it,
-    minus the time `paused` (waiting for the kernel), passes `seconds`.
-
-    A thread of its own waits for the moment, so it works in any thread that grades
-    (nbgrader's command line grades in the main thread, the formgrader in the Jupyter
-    server's): no signal handler of the host process is touched. Python code stops at its
-    next bytecode; a C loop runs to its end, which is why `puzzlekit.autograder.wire` bounds what a
-    kernel may send."""
-
-    def __init__(self, seconds: float) -> None:
-        self.seconds = seconds
-        self._wake = threading.Condition()
-        self._thread_id = threading.get_ident()
-        self._used = 0.0
-        self._since: float | None = None
-        self._pauses = 0
-        self._done = False
-        self.fired = False
-
-    def __enter__(self) -> _Watchdog:
-        self._since = time.monotonic()
-        threading.Thread(target=self._watch, daemon=True,
-                         name="puzzlekit-judge-watchdog").start()
-        return self
-
-    def _watch(self) -> None:
-        with self._wake:
-            while not self._done:
-                if self._since is None:
-                    self._wake.wait()
-                    continue
-                left = self.seconds - self._used - (time.monotonic() - self._since)
-                if left <= 0:
-                    self.fired = True
-                    _async_raise(self._thread_id, JudgeTimeout)
-                    return
-                self._wake.wait(left)
-
-    @contextlib.contextmanager
-    def paused(self) -> Iterator[None]:
-        """The block's time does not count (the judge waits for the kernel)."""
-        with self._wake:
-            self._pauses += 1
-            if self._since is not None:
-                self._used += time.monotonic() - self._since
-                self._since = None
-        try:
-            yield
-        finally:
-            with self._wake:
-                self._pauses -= 1
-                if not self._pauses and not self._done:
-                    self._since = time.monotonic()
-                    self._wake.notify()
-
-    @contextlib.contextmanager
-    def resumed(self) -> Iterator[None]:
-        """Inside a `paused` block: the block's time counts again (the kernel waits for
-        the judge: the test's own function runs for the student's code)."""
-        with self._wake:
-            self._pauses -= 1
-            if not self._pauses and not self._done:
-                self._since = time.monotonic()
-                self._wake.notify()
-        try:
-            yield
-        finally:
-            with self._wake:
-                self._pauses += 1
-                if self._since is not None:
-                    self._used += time.monotonic() - self._since
-                    self._since = None
-
-    def __exit__(self, *exc: object) -> None:
-        with self._wake:
-            self._done = True
-            fired = self.fired
-            self._wake.notify()
-        if fired:       # raised already, or about to be: cancel the second case
-            _async_raise(self._thread_id, None)
-
-
-def bound_names(source: str) -> set[str]:
-    """The module-level names a cell binds (assignments, defs, imports, loops)."""
-    try:
-        table = symtable.symtable(source, "<cell>", "exec")
-    except SyntaxError:
-        return set()
-    names = {s.get_name() for s in table.get_symbols()
-             if s.is_assigned() or s.is_imported() or s.is_namespace()}
-    for child in table.get_children():
-        names |= {s.get_name() for s in child.get_symbols()
-                  if s.is_declared_global() and s.is_assigned()}
-    return names
-
-
 class _Namespace(dict):  # type: ignore[type-arg]
     """The judge's globals: a name no trusted cell defines is fetched from the kernel."""
 
@@ -318,300 +241,6 @@ class _Namespace(dict):  # type: ignore[type-arg]
         judge.fetched.add(key)
         judge.remember_fetched(key, value)
         return value
-
-
-class RemoteFunction:
-    """A function the student defined, called in the student's kernel."""
-
-    def __init__(self, judge: Judge, name: str) -> None:
-        self._judge, self.__name__ = judge, name
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self._judge.call({"name": self.__name__}, self.__name__, args, kwargs)
-
-    def __repr__(self) -> str:
-        return f"<your function {self.__name__}>"
-
-
-class Remote:
-    """A handle on an object that lives in the student's kernel (one per object: the
-    same kernel object is the same handle, so ``is`` holds between handles)."""
-
-    __slots__ = ("_judge", "_h", "_type", "_repr", "__weakref__")
-
-    def __init__(self, judge: Judge, tagged: dict[str, Any]) -> None:
-        object.__setattr__(self, "_judge", judge)
-        object.__setattr__(self, "_h", tagged["$h"])
-        object.__setattr__(self, "_type", str(tagged.get("type", "object"))[:100])
-        object.__setattr__(self, "_repr", str(tagged.get("repr", ""))[:300])
-
-    def _op(self, op: str, arg: object = None) -> Any:
-        return self._judge.operate(self, op, arg)
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
-            raise AttributeError(name)
-        return self._op("getattr", name)
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self._judge.call({"h": self._h}, self._type, args, kwargs)
-
-    def __eq__(self, other: object) -> bool:
-        # the student's __eq__ decides only between the student's own objects
-        if isinstance(other, Remote) or other is None:
-            return self._op("eq", other) is True
-        return False
-
-    def __ne__(self, other: object) -> bool:
-        if isinstance(other, Remote) or other is None:
-            return self._op("ne", other) is True
-        return True
-
-    def __hash__(self) -> int:
-        value = self._op("hash")
-        if type(value) is not int:
-            raise TypeError(f"the hash of your {self._type} is not an int")
-        return value
-
-    def __iter__(self) -> Iterator[Any]:
-        """The object's own iterator, stepped in the kernel as the test asks."""
-        it = self._op("iterator")
-        if isinstance(it, RemoteIterator):
-            return it
-        if isinstance(it, Remote):
-            raise TypeError(f"iter() of your {self._type} returned something that is "
-                            "not an iterator")
-        return iter(it)
-
-    def __len__(self) -> int:
-        value = self._op("len")
-        if type(value) is not int or value < 0:
-            raise TypeError(f"len() of your {self._type} is not a whole number")
-        return value
-
-    def __contains__(self, item: object) -> bool:
-        said = self._op("contains", item)
-        if said is None:        # no __contains__: the items, compared here
-            return any(x is item or x == item for x in self)
-        return said is True
-
-    def __getitem__(self, key: object) -> Any:
-        return self._op("getitem", key)
-
-    def __bool__(self) -> bool:
-        return self._op("bool") is True
-
-    def __str__(self) -> str:
-        text = self._op("str")
-        return text if type(text) is str else self._repr
-
-    def __repr__(self) -> str:
-        return self._repr or f"<your {self._type}>"
-
-
-class RemoteIterator(Remote):
-    """An iterator (a generator, ...) of the student's code, stepped in the kernel one
-    item per ``next`` (a few at once only for iterators over plain containers, where
-    stepping ahead cannot be seen), so that an endless generator works with islice."""
-
-    __slots__ = ("_buffer", "_done", "_batch")
-
-    def __init__(self, judge: Judge, tagged: dict[str, Any]) -> None:
-        super().__init__(judge, tagged)
-        object.__setattr__(self, "_buffer", [])
-        object.__setattr__(self, "_done", False)
-        object.__setattr__(self, "_batch", 64 if tagged.get("batch") is True else 1)
-
-    def __iter__(self) -> RemoteIterator:
-        return self
-
-    def __next__(self) -> Any:
-        buffer = self._buffer
-        if not buffer:
-            if self._done:
-                raise StopIteration
-            step = self._judge.call({"next": self._h}, f"next() of your {self._type}",
-                                    (self._batch,), {})
-            if type(step) is not dict or type(step.get("items")) is not list:
-                raise TypeError(f"the grader could not step your {self._type}")
-            buffer.extend(step["items"])
-            if step.get("done") is True:
-                object.__setattr__(self, "_done", True)
-                if not buffer:
-                    raise StopIteration(step.get("result"))
-        return buffer.pop(0)
-
-
-class RemoteClass:
-    """A class the student defined (not an exception): calling it makes an instance in
-    the kernel; ``isinstance(x, C)`` and ``issubclass`` ask the kernel about the
-    student's own objects (the judge's data is never an instance of it)."""
-
-    def __init__(self, judge: Judge, name: str, handle: Remote) -> None:
-        self._judge, self.__name__, self._handle = judge, name, handle
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self._handle(*args, **kwargs)
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
-            raise AttributeError(name)
-        return getattr(self._handle, name)
-
-    def __instancecheck__(self, obj: object) -> bool:
-        if not isinstance(obj, Remote):
-            return False
-        return self._judge.operate(obj, "isinstance", self._handle) is True
-
-    def __subclasscheck__(self, cls: object) -> bool:
-        if not isinstance(cls, RemoteClass):
-            return False
-        return self._judge.operate(cls._handle, "issubclass", self._handle) is True
-
-    def __repr__(self) -> str:
-        return f"<your class {self.__name__}>"
-
-
-_BUILTIN_ERRORS = {name: cls for name, cls in vars(builtins).items()
-                   if isinstance(cls, type) and issubclass(cls, Exception)}
-#: the roots every exception's chain ends with
-_ROOTS = frozenset({("builtins", "BaseException"), ("builtins", "Exception")})
-#: modules the kernel may not name for a real class or a module of the judge's own
-_NOT_OWN = frozenset({"__main__", "antigravity", "this", "idlelib", "turtle", "turtledemo",
-                      "tkinter"})
-
-
-#: modules the judge imports itself when a student's name stands for one it has not
-#: imported yet (any other module of the standard library only when already imported:
-#: importing some runs code, a test suite even)
-_IMPORTABLE = frozenset({
-    "numpy", "puzzlekit", "math", "cmath", "random", "itertools", "functools",
-    "collections", "heapq", "bisect", "copy", "re", "string", "time", "json", "statistics",
-    "operator", "fractions", "decimal", "typing", "dataclasses", "enum", "queue", "array",
-    "numbers", "textwrap", "io", "contextlib", "types", "pprint", "datetime"})
-
-
-def _chain(raw: Any) -> list[tuple[str, str]]:
-    """A class chain from the kernel as (module, qualname) pairs; [] if it is not one."""
-    if type(raw) is not list or not 0 < len(raw) <= 30:
-        return []
-    chain = []
-    for pair in raw:
-        if type(pair) is not list or len(pair) != 2 or not all(
-                type(x) is str and 0 < len(x) <= 200 for x in pair):
-            return []
-        chain.append((pair[0], pair[1]))
-    return chain
-
-
-def _real_exception(module: str, qualname: str) -> type[BaseException] | None:
-    """The judge's own exception class `module.qualname`, looked up by name (never
-    imported), when it is a builtin one or one of the standard library or
-    puzzlekit.errors that the judge has imported; else None."""
-    if module == "builtins":
-        return _BUILTIN_ERRORS.get(qualname)
-    top = module.split(".")[0]
-    if module != "puzzlekit.errors" and (top in _NOT_OWN
-                                         or top not in sys.stdlib_module_names):
-        return None
-    value: Any = sys.modules.get(module)
-    for part in qualname.split("."):
-        value = vars(value).get(part) if value is not None else None
-    if isinstance(value, type) and issubclass(value, Exception):
-        return value
-    return None
-
-
-def _own_module(name: Any, importer: Callable[..., Any]) -> types.ModuleType | None:
-    """The judge's own import of a module a student's name stands for: numpy, puzzlekit or
-    a common module of the standard library (`_IMPORTABLE`), or one of the standard
-    library the judge has imported already; never a file of the student's."""
-    if type(name) is not str or not name:
-        return None
-    top = name.split(".")[0]
-    if top in _NOT_OWN:
-        return None
-    loaded = name in sys.modules and top in sys.stdlib_module_names   # runs no code
-    if not (loaded or top in _IMPORTABLE):
-        return None
-    try:
-        module = importer(name, None, None, ("__name__",), 0)
-    except Exception:
-        return None
-    return module if isinstance(module, types.ModuleType) else None
-
-
-def _student_str(self: BaseException) -> str:
-    """str() of a twin exception: the text the kernel gave (its class's __str__)."""
-    text = vars(self).get("_student_text")
-    return text if type(text) is str else BaseException.__str__(self)
-
-
-def _is_mutable(value: object) -> bool:
-    if type(value) in (list, dict, set):
-        return True
-    np = sys.modules.get("numpy")
-    return np is not None and type(value) is np.ndarray
-
-
-def _handle_only(value: object) -> dict[str, Any]:
-    """How a value bound by a test names the student's own objects, sent back."""
-    if isinstance(value, RemoteFunction):
-        return {"$ref": value.__name__}
-    if isinstance(value, Remote):
-        return {"$h": object.__getattribute__(value, "_h")}
-    raise wire.WireError("not plain data")
-
-
-KERNEL_DIED = ("the Python kernel stopped while running {name}:\ndid your code call "
-               "os._exit() or sys.exit(), or use more memory than a graded\nnotebook may "
-               "({memory})? The kernel was restarted for the next tests.")
-TOO_LONG = ("{name} did not finish within {seconds:g} seconds and was stopped.\nIs there an "
-            "infinite loop, or a search that revisits the same states\nagain and again (a "
-            "missing visited set)?")
-MEMORY = ("your code used more memory than a graded notebook may ({memory})\nand was "
-          "stopped: does a search keep more states than it needs?")
-PROCESSES = ("your code started more threads or processes than a graded notebook\nmay "
-             "({processes}): a search needs none")
-FILE_SIZE = ("your code wrote a file bigger than a graded notebook may ({file_size})")
-NETWORK = "there is no network while a notebook is graded:\nyour code must not need one"
-OUTSIDE = ("{evalue}\n(while it is graded, a notebook may use only its own folder: no "
-           "other files\nand no network)")
-
-
-def explain_limit(ename: str, evalue: str, limits: dict[str, str]) -> str | None:
-    """The plain-words message for an error that means a grading limit was hit."""
-    if ename == "MemoryError":
-        return MEMORY.format(memory=limits.get("memory", "the limit"))
-    if ("can't start new thread" in evalue
-            or (ename in ("BlockingIOError", "OSError") and "Resource temporarily" in evalue)):
-        return PROCESSES.format(processes=limits.get("processes", "the limit"))
-    if "File too large" in evalue or "[Errno 27]" in evalue:
-        return FILE_SIZE.format(file_size=limits.get("file_size", "the limit"))
-    if ename == "gaierror" or any(words in evalue for words in (
-            "Network is unreachable", "name resolution", "Name or service not known")):
-        return NETWORK
-    if ename == "PermissionError" or "Read-only file system" in evalue:
-        return OUTSIDE.format(evalue=evalue)
-    return None
-FORBIDDEN = ("your code called puzzlekit's ready-made {name};\nthis exercise asks you to "
-             "write it yourself")
-TEST_FUNCTION_TOO_LONG = ("your code used the test's {name} for longer than the grader "
-                          "spends on one test cell\n({seconds:g} s) and was stopped: does "
-                          "it call it again and again, in a loop\nthat never ends?")
-JUDGE_TOO_LONG = ("the grader's checks of what your code returned took longer than "
-                  "{seconds:g} s,\nthe most the grader spends on one test cell, and were "
-                  "stopped (your code itself\nwas not timed out). Does it return something "
-                  "unusually large or odd:\na huge list, set or string?")
-TOO_BIG = ("your code returned a value too large or odd for the grader to check "
-           "({why}):\nthe tests need plain boards, paths and numbers")
-BAD_RANDOM = ("your code left Python's `random` in a state the grader cannot use "
-              "({why}):\nuse random's own functions (random.seed, random.randint), "
-              "never random.setstate with a state of your own")
-GRADER_CANNOT = "{why}.\n" + GRADER_LIMIT
-NOTEBOOK_TIME = ("this notebook used up the time the grader gives one notebook "
-                 "({seconds:g} s),\nso this test was stopped here (slow or many cells, or "
-                 "kernel restarts, before it)")
 
 
 class Judge:
@@ -1479,132 +1108,3 @@ class Judge:
         if "error" in reply:
             raise self.student_error(reply["error"], f"your {kind}")
         return self._value(reply.get("value"))
-
-
-#: what an input request of the agent's own starts with (`puzzlekit.autograder.kernel.agent.ASK`)
-ASK = "\x00puzzlekit:"
-NO_INPUT = "input() cannot be answered while a notebook is graded"
-
-#: what the student's code may do with an object of the test (`_answer_question`)
-_TEST_OPERATIONS: dict[str, Callable[[Any, Any], Any]] = {
-    "len": lambda x, _: len(x), "iter": lambda x, _: list(x),
-    "getitem": lambda x, y: x[y], "contains": lambda x, y: y in x,
-    "eq": lambda x, y: x == y, "hash": lambda x, _: hash(x), "bool": lambda x, _: bool(x),
-    "str": lambda x, _: str(x), "repr": lambda x, _: repr(x),
-}
-
-
-def _error_reply(e: BaseException) -> dict[str, Any]:
-    return {"error": {"ename": type(e).__name__, "evalue": str(e)[:5000]}}
-
-
-#: the most functions and objects of its own a notebook's tests may pass to the kernel
-MAX_STAND_INS = 100_000
-
-
-def _codes(code: types.CodeType) -> Iterator[types.CodeType]:
-    """`code` and the code objects nested in it (its lambdas, comprehensions, defs)."""
-    yield code
-    for const in code.co_consts:
-        if isinstance(const, types.CodeType):
-            yield from _codes(const)
-
-
-def _importable(module: types.ModuleType) -> bool:
-    """A module the kernel imports as the same thing: the standard library's or
-    puzzlekit's (never ``__main__``, the judge's own namespace)."""
-    name = module.__name__
-    return name != "__main__" and (name.split(".")[0] == "puzzlekit"
-                                   or name in sys.stdlib_module_names
-                                   or name.split(".")[0] in sys.stdlib_module_names)
-
-
-def _named(value: object) -> str | None:
-    """``module:qualname`` of a function or class that the kernel can import as the same
-    thing (puzzlekit's or a builtin), or None."""
-    if not isinstance(value, (types.FunctionType, types.BuiltinFunctionType, type)):
-        return None
-    module = getattr(value, "__module__", "") or ""
-    qualname = getattr(value, "__qualname__", "") or ""
-    if "<locals>" in qualname or not (module.split(".")[0] == "puzzlekit"
-                                      or module == "builtins"):
-        return None
-    return f"{module}:{qualname}"
-
-
-def _immutable(value: object, depth: int = 0) -> bool:
-    if depth > 8:
-        return False
-    if type(value) in (type(None), bool, int, float, str, bytes, complex):
-        return True
-    if type(value) in (tuple, frozenset):
-        return all(_immutable(v, depth + 1) for v in value)  # type: ignore[attr-defined]
-    return False
-
-
-def _constant(value: object) -> bool:
-    """The kernel's copy of `value` behaves exactly like it: immutable plain data, a
-    module, puzzlekit's or a builtin function (so a test's function that uses only
-    these may run in the kernel)."""
-    if _immutable(value) and type(value) is not complex:
-        return True
-    if isinstance(value, types.ModuleType):
-        return _importable(value)
-    return _named(value) is not None
-
-
-def _by_name(value: object) -> dict[str, Any]:
-    """The wire's extension for what `_constant` allows beyond plain data."""
-    if isinstance(value, types.ModuleType):
-        return {"$py": f"{value.__name__}:"}
-    name = _named(value)
-    if name is None:
-        raise wire.WireError(f"{type(value).__name__} cannot be sent by name")
-    return {"$py": name}
-
-
-def _shown(value: object) -> str:
-    """`value` as IPython's display shows it in ``text/plain``."""
-    try:
-        from IPython.lib.pretty import pretty
-        return str(pretty(value))[:100_000]
-    except Exception:
-        return f"<{type(value).__name__} object>"
-
-
-def _write_back(given: list[Any], index: str, new: Any) -> None:
-    """Make the judge's object number `index` of a call's arguments look as the
-    student's call left it (in place: it stays the judge's object)."""
-    try:
-        old = given[int(index)]
-    except (ValueError, IndexError):
-        return
-    if old is new:
-        return
-    if type(old) is list and type(new) is list:
-        old[:] = new
-    elif type(old) is dict and type(new) is dict:
-        old.clear()
-        old.update(new)
-    elif type(old) is set and type(new) is set:
-        old.clear()
-        old.update(new)
-    elif _is_mutable(old) and type(new) is type(old) and not isinstance(old, (list, dict,
-                                                                              set)):
-        if old.shape == new.shape and old.dtype == new.dtype and old.flags.writeable:
-            old[...] = new
-
-
-def _names_used(source: str) -> set[str]:
-    """The global names a cell's code reads or writes (its functions' too)."""
-    try:
-        code = compile(source, "<cell>", "exec")
-    except SyntaxError:
-        return set()
-    names: set[str] = set()
-    todo = [code]
-    while todo:
-        c = todo.pop()
-        names.update(c.co_names)
-        todo += [k for k in c.co_consts if isinstance(k, types.CodeType)]
-    return names
