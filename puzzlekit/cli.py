@@ -20,7 +20,8 @@
 
 `grade` autogrades every collected submission not graded yet, in parallel (local worker
 processes or a Dask scheduler; a class of at most three in this process), into nbgrader's
-gradebook (see `puzzlekit.course.class_grading`); exit 1 if a submission could not be graded, 130 when interrupted (run it again to go on).
+gradebook (see `puzzlekit.course.class_grading`); exit 1 if a submission could not be
+graded, 130 when interrupted (run it again to go on).
 It takes nbgrader's own options (``--Class.trait=value``, as ``nbgrader autograde`` does)
 and grades with them on top of the course's config.
 
