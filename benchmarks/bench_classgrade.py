@@ -24,7 +24,8 @@ the ``nbgrader autograde`` of its own round (paired ratios: their median and ran
 the CPU seconds of each command and everything under it are reported too (steadier than
 the wall clock on a busy machine). Scores must be equal to nbgrader's (where one differs,
 a note says which cell, with both scores). ``PUZZLEKIT_BENCH_COMPARE=DIR`` (another
-checkout of the kit, say of the main branch) times its ``grade`` in the same rounds.
+checkout of the kit, say of the main branch, with its own ``.venv``: ``make venv`` there)
+times its ``grade`` in the same rounds.
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ SMALL = tuple(int(n) for n in os.environ.get("PUZZLEKIT_BENCH_SMALL", "1,3").spl
 SMALL_ASSIGNMENTS = ("01-states-and-moves", ASSIGNMENT)
 ROUNDS = int(os.environ.get("PUZZLEKIT_BENCH_ROUNDS", "3"))
 NBGRADER = "nbgrader autograde"
-#: another checkout of the kit (say, of the main branch): its `grade` is timed too
+#: another checkout of the kit (say, of the main branch) with its own .venv (`make venv`
+#: there): its `grade` is timed too
 COMPARE = os.environ.get("PUZZLEKIT_BENCH_COMPARE", "")
 SMALL_MODES = (NBGRADER, "grade", f"grade --workers {WORKERS}") + (
     (f"grade, {Path(COMPARE).name}'s",) if COMPARE else ())
@@ -81,10 +83,12 @@ def _command(mode: str, assignment: str) -> tuple[list[str], dict[str, str]]:
     """The command line of `mode` (one of SMALL_MODES) and its environment."""
     if mode == NBGRADER:
         return ["nbgrader", "autograde", assignment], dict(os.environ)
-    grade = [sys.executable, "-m", "puzzlekit", "grade", assignment, "--progress", "quiet"]
-    if mode.startswith("grade,"):        # the other checkout's kit, first on the path
-        return grade, dict(os.environ, PYTHONPATH=str(Path(COMPARE).resolve()))
-    return grade + mode.split()[1:], dict(os.environ)
+    grade = ["-m", "puzzlekit", "grade", assignment, "--progress", "quiet"]
+    if mode.startswith("grade,"):        # the other checkout's kit, in its own environment
+        python = Path(COMPARE).resolve() / ".venv" / "bin" / "python"
+        return [str(python), *grade], dict(os.environ, PATH=str(python.parent) + os.pathsep
+                                           + os.environ.get("PATH", ""))
+    return [sys.executable, *grade, *mode.split()[1:]], dict(os.environ)
 
 
 def _timed(command: list[str], env: dict[str, str], root: Path) -> tuple[float, float]:
