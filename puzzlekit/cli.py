@@ -20,8 +20,9 @@
 (see `puzzlekit.course.integrity`).
 
 `grade` autogrades every collected submission not graded yet, in parallel (local worker
-processes or a Dask scheduler), into nbgrader's gradebook (see `puzzlekit.course.class_grading`);
-exit 1 if a submission could not be graded, 130 when interrupted (run it again to go on).
+processes or a Dask scheduler; a class of at most three in this process), into nbgrader's
+gradebook (see `puzzlekit.course.class_grading`); exit 1 if a submission could not be
+graded, 130 when interrupted (run it again to go on).
 It takes nbgrader's own options (``--Class.trait=value``, as ``nbgrader autograde`` does)
 and grades with them on top of the course's config.
 
@@ -149,7 +150,9 @@ def build_parser() -> argparse.ArgumentParser:
     _course_root(g)
     where = g.add_mutually_exclusive_group()
     where.add_argument("--workers", type=_positive_int, default=None, metavar="N",
-                       help="local worker processes (default: one per core)")
+                       help="local worker processes (default: one per core; at most 3 "
+                       "submissions to grade and no --job-timeout: none, graded in this "
+                       "process as nbgrader autograde does)")
     where.add_argument("--dask", default=None, metavar="ADDRESS",
                        help="run the work on this Dask scheduler (tcp://host:8786)")
     g.add_argument("--force", action="store_true",

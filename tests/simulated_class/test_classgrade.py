@@ -3,9 +3,10 @@
 One small course (assignment 01, the fastest to grade) with simulated students, a kernel
 that exits, an endless loop, a flood of output and a late submission is graded serially by
 plain nbgrader (the reference), then by local worker processes, by a real Dask
-LocalCluster with two worker processes, with a worker process that dies, and by the
-command line interrupted with Ctrl-C and run again: the gradebook and ``autograded/``
-must come out the same every time.
+LocalCluster with two worker processes, with a worker process that dies, by the command
+line interrupted with Ctrl-C and run again, and, a small class, in the grader's own
+process (also interrupted): the gradebook and ``autograded/`` must come out the same
+every time.
 """
 
 from __future__ import annotations
@@ -146,6 +147,107 @@ def test_a_submission_that_always_kills_its_worker_fails_alone(base, serial, tmp
     assert again.graded == ["untouched"] and again.skipped == ["reference"]
     state = cc.gradebook_state(root, A)
     assert state["untouched"] == serial["untouched"]
+
+
+#: a small class (at most SMALL_CLASS to grade): a hostile one, a late one, an honest one
+SMALL = ("hostile_endless_loop", "late", "reference")
+
+
+@pytest.mark.nbgrader
+@pytest.mark.slow
+def test_a_small_class_is_graded_in_this_process_exactly_like_nbgrader(
+        base, serial, tmp_path, monkeypatch):
+    """No worker process at all: nbgrader's converter with the course's own execute step
+    (the wall, the judge), one submission after the other, in the calling process."""
+    from puzzlekit.course import class_grading
+
+    def no_pool(*args: Any, **kwargs: Any) -> Any:
+        raise AssertionError("a small class started workers")
+
+    assert len(SMALL) <= class_grading.SMALL_CLASS
+    root = cc.clone(base, tmp_path / "course")
+    monkeypatch.setattr(class_grading, "make_pool", no_pool)
+    report = _grade(root, students=list(SMALL))
+    assert report.ok, report.failed
+    assert sorted(report.graded) == sorted(SMALL) and report.workers == 0
+    assert "3 graded" in report.summary() and "in this process" in report.summary()
+    state = cc.gradebook_state(root, A)
+    for student in SMALL:
+        assert state[student] == serial[student], student
+        nb = nbformat.read(next((root / "autograded" / student / A).glob("*.ipynb")),
+                           as_version=4)
+        assert nb.metadata["puzzlekit"]["judge"] is True      # the course's execute step
+        assert "up" in nb.metadata["puzzlekit"]["wall"]
+    monkeypatch.undo()
+    # a job timeout (or --workers) asks for workers: one for one submission, not one per
+    # core
+    again = _grade(root, students=["untouched"], job_timeout=120)
+    assert again.graded == ["untouched"] and again.workers == 1
+    assert cc.gradebook_state(root, A)["untouched"] == serial["untouched"]
+
+
+@pytest.mark.nbgrader
+@pytest.mark.slow
+def test_ctrl_c_of_a_small_class_cleans_up_and_a_rerun_goes_on(base, serial, tmp_path):
+    """`python -m puzzlekit grade` of three submissions (in its own process), interrupted
+    while grading the second: exit status 130, what is graded is right, the rest is not
+    half there, no kernel of the command's is left, and a rerun finishes the class."""
+    root = cc.clone(base, tmp_path / "course")
+    students = [arg for s in SMALL for arg in ("--student", s)]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "puzzlekit", "grade", A, "--course-root", str(root),
+         "--progress", "log", *students],
+        cwd=REPO, env=dict(os.environ, PYTHONUNBUFFERED="1"), stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert proc.stderr is not None
+    seen = []
+    deadline = time.monotonic() + 300
+    for line in proc.stderr:            # wait until the first submission is graded
+        seen.append(line)
+        if line.startswith("grading: 1/") or time.monotonic() > deadline:
+            break
+    second = root / "autograded" / sorted(SMALL)[1] / A
+    while not second.exists() and time.monotonic() < deadline:     # and the second begun
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130, "".join(seen) + err
+    assert "in this process" in err and "run the same command again" in err
+    # nbgrader's converter removed what it had written of the second (in its own words)
+    assert "Removing failed assignment" in err, "".join(seen) + err
+    state = cc.gradebook_state(root, A)
+    graded = [s for s in SMALL if state[s] and state[s]["files"] is not None]
+    assert 1 <= len(graded) < len(SMALL), err
+    for student in SMALL:
+        if student in graded:
+            assert state[student] == serial[student], student
+        else:
+            assert state[student] is None or state[student]["files"] is None, student
+    # the kernels of the interrupted command were shut down with it
+    kernels = [pid for pid in _processes_with(f"pkgrade-{proc.pid}-")]
+    assert not kernels, kernels
+    report = _grade(root, students=list(SMALL))
+    assert sorted(report.skipped) == sorted(graded) and report.workers == 0
+    assert sorted(report.graded + report.skipped) == sorted(SMALL)
+    state = cc.gradebook_state(root, A)
+    for student in SMALL:
+        assert state[student] == serial[student], student
+
+
+def _processes_with(text: str) -> list[int]:
+    """The living processes whose command line holds `text`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except OSError:
+            continue
+        if text in cmdline and alive(int(entry.name)):
+            found.append(int(entry.name))
+    return found
 
 
 #: two submissions whose job hangs once their kernel is up (the test hook of

@@ -28,6 +28,15 @@ file in a submission is left out, with a line in the log naming the student and 
 Interrupting (Ctrl-C) stops handing out work; a submission whose notebook was still
 executing is cleaned up the way nbgrader cleans up a failed one (its ``autograded/``
 folder removed), so a rerun grades exactly the submissions that are not graded yet.
+
+A small class (at most `SMALL_CLASS` submissions to grade, and no workers, Dask, pool or
+job timeout asked for) is graded in this process instead, one submission after the other,
+by nbgrader's converter with the course's own execute step: exactly what
+``nbgrader autograde`` runs. A worker is a new Python that imports nbgrader (about as
+much CPU as nbgrader autograde's whole start), and a few notebooks side by side do not
+win that back (benchmarks/bench_classgrade.py measures both). There each notebook's time
+is bounded by the course's own budget (``WalledExecute.notebook_timeout``), as with
+``nbgrader autograde``; stopping a grader that is stuck past it needs a worker process.
 """
 
 from __future__ import annotations
@@ -55,6 +64,8 @@ from .progress import grade_progress
 from .remote import config_sections, pack_job
 
 LOG = logging.getLogger("puzzlekit.course.class_grading")
+#: at most this many submissions to grade: graded in this process (see the docstring)
+SMALL_CLASS = 3
 
 
 @dataclass
@@ -84,7 +95,7 @@ class GradeReport:
     not_done: list[str] = field(default_factory=list)      #: left by an interruption
     interrupted: bool = False
     seconds: float = 0.0
-    workers: int = 0
+    workers: int = 0             #: 0: graded in this process
     worker_restarts: int = 0
     times: dict[str, SubmissionTimes] = field(default_factory=dict)
     #: student -> the entries of the submission left out (links, special files)
@@ -103,7 +114,8 @@ class GradeReport:
         if self.interrupted:
             parts.append(f"interrupted, {len(self.not_done)} not graded yet (run the same "
                          f"command again to go on)")
-        parts.append(f"{self.seconds:.1f} s with {self.workers} worker"
+        parts.append(f"{self.seconds:.1f} s in this process" if not self.workers else
+                     f"{self.seconds:.1f} s with {self.workers} worker"
                      f"{'s' if self.workers != 1 else ''}")
         return ", ".join(parts)
 
@@ -221,6 +233,7 @@ class _Run:
         self.times: dict[str, SubmissionTimes] = {}
         self.errors: dict[str, str] = {}
         self.dropped: dict[str, list[str]] = {}
+        self.outcome: dict[str, str] = {}       #: student -> 'graded', 'failed', 'stopped'
 
     def hold(self) -> None:
         self.lock.acquire()
@@ -298,19 +311,26 @@ def _execute_step(config: Any) -> tuple[int, str]:
     raise PuzzleError("the course's Autograde.autograde_preprocessors have no execute step")
 
 
-def _converter(run: _Run, config: Any, remote: type, step: int, assignment: str,
+def _converter(run: _Run, config: Any, remote: type | None, step: int, assignment: str,
                student: str, force: bool) -> Any:
+    """nbgrader's Autograde converter for one submission; its execute step replaced by
+    `remote` (None: the course's own, run in this process, its lines named after the
+    student as a worker's are)."""
     from nbgrader.converters.autograde import Autograde
+    log: Any = _converter_log(run.log)
+    if remote is None:
+        log = _StudentLog(log, {"student": student})
     converter = Autograde(coursedir=_coursedir(config, assignment, student), config=config,
-                          log=_converter_log(run.log))
+                          log=log)
     converter.force = force
-    steps = list(converter.autograde_preprocessors)
-    steps[step] = remote
-    converter.autograde_preprocessors = steps
+    if remote is not None:
+        steps = list(converter.autograde_preprocessors)
+        steps[step] = remote
+        converter.autograde_preprocessors = steps
     return converter
 
 
-def _grade_one(run: _Run, config: Any, remote: type, step: int, assignment: str,
+def _grade_one(run: _Run, config: Any, remote: type | None, step: int, assignment: str,
                student: str, force: bool) -> str:
     """Autograde one submission with nbgrader's converter: 'graded', 'failed' or 'stopped'."""
     from nbgrader.converters.base import NbGraderException
@@ -350,10 +370,12 @@ def _grade_one(run: _Run, config: Any, remote: type, step: int, assignment: str,
 # --------------------------------------------------------------------------- grading
 
 def make_pool(workers: int | None = None, dask: Any = None,
-              log: logging.Logger | None = None, job_timeout: float | None = None) -> Any:
+              log: logging.Logger | None = None, job_timeout: float | None = None,
+              start: int | None = None) -> Any:
     """The pool of workers: Dask at `dask` (an address or a Client), else `workers` local
-    processes (default: one per core); each job stopped after `job_timeout` seconds
-    (default: `default_job_timeout`)."""
+    processes (default: one per core), `start` of which start now (default: all; the
+    others when `LocalPool.start` asks for them); each job stopped after `job_timeout`
+    seconds (default: `default_job_timeout`)."""
     if dask is not None:
         if workers is not None:
             raise PuzzleError("give either --workers or --dask, not both")
@@ -361,7 +383,7 @@ def make_pool(workers: int | None = None, dask: Any = None,
     n = default_workers() if workers is None else workers
     if not isinstance(n, int) or n < 1:
         raise PuzzleError(f"--workers must be a whole number of at least 1, got {workers!r}")
-    return LocalPool(n, log=log, job_timeout=job_timeout)
+    return LocalPool(n, log=log, job_timeout=job_timeout, start=start)
 
 
 def grade_class(assignment: str, course_root: str | os.PathLike[str] = ".", *,
@@ -369,7 +391,8 @@ def grade_class(assignment: str, course_root: str | os.PathLike[str] = ".", *,
                 students: Sequence[str] | None = None, progress: Any = "auto",
                 config: Any = None, pool: Any = None,
                 log: logging.Logger | None = None,
-                job_timeout: float | None = None) -> GradeReport:
+                job_timeout: float | None = None,
+                in_process: bool | None = None) -> GradeReport:
     """Autograde every collected submission of `assignment` not graded yet (all with
     `force`), on `workers` local processes or the Dask scheduler `dask`; results land in
     the gradebook and ``autograded/`` exactly as ``nbgrader autograde`` leaves them.
@@ -378,13 +401,23 @@ def grade_class(assignment: str, course_root: str | os.PathLike[str] = ".", *,
     `pool` an existing `make_pool` result to reuse (it is left open; its own job timeout
     holds); `progress` "auto", "bar", "log", "widget", None or a `GradeProgress`;
     `job_timeout`: seconds after which a submission's job is stopped and reported as
-    failed (default: the course's ``WalledExecute.notebook_timeout`` and a quarter more)."""
+    failed (default: the course's ``WalledExecute.notebook_timeout`` and a quarter more).
+
+    `in_process`: grade in this process, one submission after the other, as
+    ``nbgrader autograde`` does (True), on workers (False), or (None) in this process
+    when there are at most `SMALL_CLASS` submissions to grade and none of `workers`,
+    `dask`, `pool` and `job_timeout` is given."""
     if not assignment or "/" in assignment or assignment.startswith("."):
         raise PuzzleError(f"not an assignment name: {assignment!r}")
     if dask is not None and workers is not None:
         raise PuzzleError("give either --workers or --dask, not both")
     if workers is not None and (not isinstance(workers, int) or workers < 1):
         raise PuzzleError(f"--workers must be a whole number of at least 1, got {workers!r}")
+    on_workers = workers is not None or dask is not None or pool is not None \
+        or job_timeout is not None
+    if in_process and on_workers:
+        raise PuzzleError("grading in this process uses no workers: give none of "
+                          "--workers, --dask, --job-timeout or a pool with it")
     log = log or LOG
     if config is None:
         config = course_config(course_root)
@@ -414,11 +447,18 @@ def grade_class(assignment: str, course_root: str | os.PathLike[str] = ".", *,
 
     step, execute = _execute_step(config)
     guard_autograde_copies()        # the course's config does it too; an older one may not
+    if in_process or (in_process is None and not on_workers
+                      and len(pending) <= SMALL_CLASS):
+        run = _Run(None, execute, {}, log)
+        report.interrupted = _grade_here(run, config, assignment, pending, force, display)
+        return _finish(report, run, pending, t_start)
     own_pool = pool is None
     if own_pool:
         pool = make_pool(workers, dask, log=log, job_timeout=(
-            default_job_timeout(config) if job_timeout is None else job_timeout))
-    report.workers = pool.slots
+            default_job_timeout(config) if job_timeout is None else job_timeout),
+            start=len(pending))
+    # local workers: as many as there are submissions to grade, up to the pool's size
+    report.workers = pool.start(len(pending)) if isinstance(pool, LocalPool) else pool.slots
     run = _Run(pool, execute, config_sections(config), log)
     remote = _remote_execute_class(run)
     cwd = os.getcwd()
@@ -462,8 +502,69 @@ def grade_class(assignment: str, course_root: str | os.PathLike[str] = ".", *,
                 pool.close(cancel=cancel)
             os.chdir(cwd)
             display.close()
+    run.outcome = outcome
+    return _finish(report, run, pending, t_start)
+
+
+def _grade_here(run: _Run, config: Any, assignment: str, pending: list[str], force: bool,
+                display: Any) -> bool:
+    """Grade `pending` in this process, one after the other, with the course's own
+    execute step (see the module docstring); True if interrupted (Ctrl-C: nbgrader's
+    converter has removed what it had written of the submission it was grading)."""
+    cwd = os.getcwd()
+    errors = _LastTraceback()
+    nbgrader_log = _converter_log(run.log)
+    nbgrader_log.addHandler(errors)
+    display.start(len(pending))
+    try:
+        # nbgrader's converter sets NBGRADER_EXECUTION while it grades: as it was, after
+        with nbgrader_execution_as(None):
+            for student in pending:
+                errors.last = ""
+                result = run.outcome[student] = _grade_one(run, config, None, -1,
+                                                           assignment, student, force)
+                if result == "stopped":
+                    raise KeyboardInterrupt
+                if result == "failed" and errors.last:      # nbgrader's own words
+                    run.errors[student] = errors.last
+                display.done(student, run.times.get(student, SubmissionTimes()).own,
+                             ok=result == "graded")
+    except KeyboardInterrupt:
+        run.log.warning("Interrupted: the submission being graded was cleaned up")
+        return True
+    finally:
+        nbgrader_log.removeHandler(errors)
+        os.chdir(cwd)
+        display.close()
+    return False
+
+
+class _LastTraceback(logging.Handler):
+    """The last traceback nbgrader's converter logged (it logs a failed submission's
+    error that way, then raises a general one)."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.last = ""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = record.getMessage()
+        if "Traceback (most recent call last)" in message:
+            self.last = message
+
+
+class _StudentLog(logging.LoggerAdapter):  # type: ignore[type-arg]
+    """A converter's log whose lines start with ``[student]``."""
+
+    def process(self, msg: Any, kwargs: Any) -> tuple[Any, Any]:
+        return f"[{(self.extra or {}).get('student', '')}] {msg}", kwargs
+
+
+def _finish(report: GradeReport, run: _Run, pending: list[str],
+            t_start: float) -> GradeReport:
+    """`report` with what became of each of `pending` (`run.outcome`)."""
     for student in pending:
-        result = outcome.get(student, "stopped")
+        result = run.outcome.get(student, "stopped")
         if result == "graded":
             report.graded.append(student)
         elif result == "failed":
@@ -494,8 +595,9 @@ def watch(assignment: str, course_root: str | os.PathLike[str] = ".", *,
         config = course_config(course_root)
     _check_assignment(config, assignment)
     api = NbGraderAPI(coursedir=_coursedir(config), config=config)
+    # local workers start when a round has something to grade (`grade_class`)
     pool = make_pool(workers, dask, log=log, job_timeout=(
-        default_job_timeout(config) if job_timeout is None else job_timeout))
+        default_job_timeout(config) if job_timeout is None else job_timeout), start=0)
     graded = 0
     n = 0
     try:

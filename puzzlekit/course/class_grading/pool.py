@@ -110,19 +110,32 @@ def check_job_timeout(seconds: float | None) -> float:
 
 
 class _Slot:
+    """One worker process of a `LocalPool`; none runs until `start`."""
+
     def __init__(self, index: int) -> None:
         self.index = index
         self.executor: Any = None
         self.tmp = ""
-        self.start()
+        self.jobs = 0                #: jobs handed to its current process
+        self.closed = False          #: stopped by `LocalPool.close`
+
+    @property
+    def started(self) -> bool:
+        return self.executor is not None
 
     def start(self) -> None:
+        """A fresh worker process, started now: it imports the grading modules (a new
+        Python importing nbgrader: seconds of CPU) in the background, while the caller
+        goes on, instead of when the first job arrives."""
         # the worker's temporary files (scratch folders) in a folder of its own, removed
         # when the worker is replaced: a killed worker leaves nothing behind
         self.tmp = tempfile.mkdtemp(prefix=f"pkworker{self.index}-")
         self.executor = ProcessPoolExecutor(
             max_workers=1, mp_context=multiprocessing.get_context("spawn"),
             initializer=worker_init, initargs=(self.tmp,))
+        self.jobs = 0
+        # the executor starts its process at the first submit: this one, a no-op
+        self.executor.submit(os.getpid)
 
     def pids(self) -> list[int]:
         return list(getattr(self.executor, "_processes", None) or {})
@@ -153,11 +166,13 @@ class _Slot:
 
 
 class LocalPool:
-    """`workers` local processes (spawned: nothing of the coordinator leaks into them)."""
+    """Up to `workers` local processes (spawned: nothing of the coordinator leaks into
+    them). `start` of them (default: all) start at once, the others when `start` is
+    called: a class of one submission needs one worker, not one per core."""
 
     def __init__(self, workers: int, retries: int = 1,
-                 log: logging.Logger | None = None, job_timeout: float | None = None
-                 ) -> None:
+                 log: logging.Logger | None = None, job_timeout: float | None = None,
+                 start: int | None = None) -> None:
         if workers < 1:
             raise PuzzleError(f"--workers must be at least 1, got {workers}")
         self.job_timeout = check_job_timeout(job_timeout)
@@ -166,10 +181,26 @@ class LocalPool:
         self.log = log or logging.getLogger("puzzlekit.course.class_grading")
         self._free: queue.Queue[_Slot] = queue.Queue()
         self._all = [_Slot(i) for i in range(workers)]
-        for slot in self._all:
-            self._free.put(slot)
+        self._starting = threading.Lock()
         self.restarts = 0
         self._local = threading.local()
+        self.start(workers if start is None else start)
+
+    @property
+    def started(self) -> int:
+        """How many of the slots have a worker process."""
+        return sum(slot.started for slot in self._all)
+
+    def start(self, workers: int) -> int:
+        """Make sure `workers` worker processes (at most the pool's `slots`) are running
+        or starting; each starts in the background (see `_Slot.start`). Returns how many
+        there are."""
+        with self._starting:
+            for slot in self._all[:max(0, min(workers, self.slots))]:
+                if not slot.started:
+                    slot.start()
+                    self._free.put(slot)
+        return self.started
 
     def waited(self) -> float:
         """Seconds the calling thread's last `run` waited for a free worker."""
@@ -193,6 +224,7 @@ class LocalPool:
         while True:
             slot = self._take(stop)
             try:
+                slot.jobs += 1
                 future = slot.executor.submit(execute_job, job)
                 deadline = time.monotonic() + self.job_timeout
                 while True:
@@ -228,12 +260,31 @@ class LocalPool:
             return result
 
     def close(self, cancel: bool = False) -> None:
-        for slot in self._all:
-            if cancel:
-                slot.stop_processes()
-            else:
-                slot.executor.shutdown(wait=True)
-                shutil.rmtree(slot.tmp, ignore_errors=True)
+        """Stop the workers: with `cancel` at once (`_Slot.stop_processes`: SIGTERM, so
+        that a job's kernel is cleaned up), else each as soon as its job is done. A worker
+        without a job has nothing left to do (its answers are back, its kernels shut
+        down, its scratch folders removed): it is killed, as if it had ended with
+        ``os._exit``, instead of being left to tear down every module it imported, which
+        takes a Python that imported nbgrader seconds. Closing again does nothing."""
+        slots = [slot for slot in self._all if slot.started and not slot.closed]
+        for slot in slots:
+            slot.closed = True
+        if cancel:
+            for slot in slots:
+                slot.stop_processes(grace=5.0 if slot.jobs else 0.0)
+            return
+        busy = set(slots)
+        deadline = time.monotonic() + self.job_timeout
+        while busy and time.monotonic() < deadline:
+            try:
+                slot = self._free.get(timeout=POLL)
+            except queue.Empty:
+                continue
+            if slot in busy:
+                busy.discard(slot)
+                slot.stop_processes(grace=0.0)
+        for slot in busy:              # still held by a job after a job's time
+            slot.stop_processes()
 
 
 class DaskPool:
