@@ -382,9 +382,9 @@ MISTAKES: dict[str, dict[str, str]] = {
     "dfs_recursive": {"dfs_tests": "recursion-too-deep"},
     "solve_pos_one_too_deep": {"solve_pos_tests": "longer-than-limit"},
     "ucs_counts_moves": {"ucs_tests": "cost-counts-moves"},
-    # the layer report's search runs without a visited set on a deeper board: too slow
-    "search_without_visited_set": {"search_tests": "no-visited-set",
-                                   "search_report_tests": "too-slow"},
+    # its layer report fails too, slow on a deeper board or stopped by the recorder: which
+    # one depends on the machine's speed, so only the search's own cell is named here
+    "search_without_visited_set": {"search_tests": "no-visited-set"},
     "bfs_with_a_stack": {"bfs_tests": "bfs-takes-newest"},
     "ucs_tile_costs": {"ucs_tests": "cost-tile-prices"},
     "ucs_stops_at_generation": {"ucs_tests": "ucs-stops-early"},

@@ -176,7 +176,7 @@ def test_a_small_class_is_graded_in_this_process_exactly_like_nbgrader(
         assert state[student] == serial[student], student
         nb = nbformat.read(next((root / "autograded" / student / A).glob("*.ipynb")),
                            as_version=4)
-        assert nb.metadata["puzzlekit"]["judge"] is True      # the course's execute step
+        assert nb.metadata["puzzlekit"]["judged"] is True      # the course's execute step
         assert "up" in nb.metadata["puzzlekit"]["wall"]
     monkeypatch.undo()
     # a job timeout (or --workers) asks for workers: one for one submission, not one per
