@@ -29,10 +29,8 @@ import linecache
 import pprint
 import re
 import reprlib
-import signal
 import sys
 import textwrap
-import threading
 import types
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, TypeVar
@@ -47,6 +45,7 @@ from ..puzzle.moves import check_solution, moves_to_path
 from ..puzzle.text import board_str
 from ..visuals.display import board_html, diff_html
 from .diagnose import diagnose_move, diagnose_neighbours, diagnose_path, diagnose_search
+from . import budget, instrument
 from .instrument import ExpansionLimit, Recorder, counted
 from .messages import NO_RETURN, PartlyRight, install, note, notes, partly, passed, summary
 from .mistakes import Diagnosis, mistake
@@ -548,18 +547,13 @@ def patchy_manhattan(S: State, goal: State) -> int:
 
 
 # ---------------------------------------------------------------------------
-# Stopping code that runs too long (e.g. BFS without a visited set)
-
-class _TimeUp(BaseException):
-    """Raised inside the student's code when its time is up (not an Exception on purpose)."""
-
+# Stopping code that runs too long (seconds of computing time: puzzlekit.grading.budget)
 
 def run_with_timeout(seconds: float, func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """``func(*args, **kwargs)``, or an AssertionError if it takes more than `seconds`."""
+    """``func(*args, **kwargs)``, or an AssertionError if it computes for more than
+    `seconds` of CPU time (on a busy machine the clock may show more; see `budget`)."""
     name = getattr(func, "__name__", "your function")
-    message: str = mistake("too-slow", f"{name} did not finish within {seconds:g} seconds. "
-                           "Is there an infinite loop, or a search that revisits the same "
-                           "states again and again (a missing visited set)?")
+    message: str = budget.too_slow(name, seconds)
     found = notes()
     if found:
         message += "\nwhy (seen on an easier board): " + "; ".join(found)
@@ -577,50 +571,17 @@ def run_with_timeout(seconds: float, func: Callable[..., T], *args: Any, **kwarg
 def _within(seconds: float, message: str, func: Callable[..., T], *args: Any,
             **kwargs: Any) -> T:
     judge = current_judge()
-    if judge is not None:      # autograding: the grader times the calls into the kernel
+    if judge is not None:      # autograding: the grader counts the kernel's CPU time
         return judge.within(seconds, message, func, *args, **kwargs)
-    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "SIGALRM"):
-        return _run_in_thread(seconds, message, func, *args, **kwargs)
-
-    armed = [True]
-
-    def time_up(signum: int, frame: object) -> None:
-        if armed[0]:
-            armed[0] = False
-            raise _TimeUp()
-
-    old = signal.signal(signal.SIGALRM, time_up)
-    try:
-        try:
-            signal.setitimer(signal.ITIMER_REAL, seconds)
-            return func(*args, **kwargs)
-        finally:   # the alarm may go off even here, while another exception is on its way
-            armed[0] = False
-            signal.setitimer(signal.ITIMER_REAL, 0)
-    except _TimeUp:
-        raise AssertionError(message) from None
-    finally:
-        signal.signal(signal.SIGALRM, old)
-
-
-def _run_in_thread(seconds: float, message: str, func: Callable[..., T], *args: Any,
-                   **kwargs: Any) -> T:
-    box: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            box["value"] = func(*args, **kwargs)
-        except BaseException as e:  # handed to the caller below
-            box["error"] = e
-
-    worker = threading.Thread(target=target, daemon=True)
-    worker.start()
-    worker.join(seconds)
-    if worker.is_alive():
-        raise AssertionError(message)
-    if "error" in box:
-        raise box["error"]
-    return box["value"]
+    instrument.forget_last()
+    stopped, cpu, value = budget.within(seconds, func, *args, **kwargs)
+    if stopped == "cpu":
+        seen = budget.repeats(instrument.last_record())
+        raise AssertionError(message + seen if seen else message)
+    if stopped == "wall":
+        raise AssertionError(budget.waited(getattr(func, "__name__", "your function"),
+                                           budget.backstop(seconds), cpu))
+    return value  # type: ignore[return-value]
 
 
 # ---------------------------------------------------------------------------

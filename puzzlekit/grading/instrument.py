@@ -96,6 +96,8 @@ class Recorder:
 
     def note(self, board: Any) -> None:
         """Count one call about `board` (raises `ExpansionLimit` past the limit)."""
+        global _last
+        _last = self
         rec = self.record
         rec.calls += 1
         try:
@@ -119,6 +121,22 @@ class Recorder:
 
     def __repr__(self) -> str:
         return f"<{self.name}, recorded: {self.record.calls:,} calls>"
+
+
+#: the recorder that counted the latest call (`last_record`)
+_last: Recorder | None = None
+
+
+def forget_last() -> None:
+    """Start afresh: `last_record` says nothing of what was recorded before."""
+    global _last
+    _last = None
+
+
+def last_record() -> Record | None:
+    """The record of the recorder that counted a call since `forget_last`, if any: what a
+    search that ran out of time was doing (`puzzlekit.grading.budget.repeats`)."""
+    return None if _last is None else _last.record
 
 
 def _hashable(board: Any) -> Any:

@@ -258,8 +258,25 @@ def _after_cell(result: Any) -> None:
         why = words if len(words) <= 72 else words[:71] + "…"
     _partial.clear()        # a cell that failed after `partly` leaves nothing behind
     _notes.clear()
+    if isinstance(error, (KeyboardInterrupt, MemoryError)):
+        release(error)
     for label, hidden in calls:
         results[label] = _Result("hidden" if hidden and error is None else status, why)
+
+
+def release(error: BaseException) -> None:
+    """Free what a stopped runaway kept: the local variables of the frames in `error`'s
+    traceback (and in those of the errors it came from). IPython keeps the last error
+    (``sys.last_traceback``); without this, the millions of boards a search kept when the
+    student interrupted it would stay in memory and slow every later cell."""
+    import gc
+    import traceback
+    seen: set[int] = set()
+    while error is not None and id(error) not in seen:
+        seen.add(id(error))
+        traceback.clear_frames(error.__traceback__)
+        error = error.__context__       # type: ignore[assignment]
+    gc.collect()
 
 
 def install(shell: Any = None) -> bool:

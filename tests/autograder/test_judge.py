@@ -545,3 +545,16 @@ def test_a_deep_recursion_is_reported_from_its_ends_only():
     report = agent._report(error)
     assert report["ename"] == "RecursionError"
     assert "deeper" in "".join(report["traceback"])
+
+
+def test_the_judges_time_counts_its_own_computing_not_a_busy_machine(tmp_path, monkeypatch):
+    """The judge's limit counts the CPU time of the thread that grades: a test cell that
+    waits (the machine gives the grader no core) keeps its verdict; the clock is only a
+    backstop, 5 times as long."""
+    judge, _ = student(tmp_path, HONEST)
+    judge.judge_timeout = 0.3
+    assert failure(judge, "import time\ntime.sleep(0.8)\nassert 1 + 1 == 2\n") is None
+    from puzzlekit.grading import budget
+    monkeypatch.setattr(budget, "BACKSTOP_EXTRA", 0.0)      # the backstop: 1.5 s
+    message = failure(judge, "import time\nfor _ in range(40):\n    time.sleep(0.1)\n")
+    assert "took longer than 0.3 s" in message

@@ -53,6 +53,7 @@ from traitlets import Bool, Float, Integer, Unicode
 from ...grading.messages import error_line, error_output
 from ..kernel.agent import REPLY, REQUEST
 from .judge import Judge, KernelFault, explain_limit
+from .kernel_clock import KernelClock
 from .plainfiles import copy_plain_tree, ignore_names
 
 KERNEL_DIED = ("the Python kernel stopped while running this cell.\nDid the code call "
@@ -250,6 +251,7 @@ class WalledExecute(Execute):
             return
         launch = self._launches[-1]
         launch["read"] = True
+        launch["clock"] = KernelClock(launch["pid"] if isinstance(launch["pid"], int) else None)
         if not self.wall:
             return
         try:
@@ -260,6 +262,14 @@ class WalledExecute(Execute):
         launch["report"] = report if isinstance(report, dict) else {}
         if isinstance(launch["pid"], int):
             launch["groups"] = launch_cgroups(launch["report"], launch["pid"])
+            launch["clock"] = KernelClock(launch["pid"], launch["groups"])
+
+    def cpu_clock(self) -> float | None:
+        """Seconds of CPU the running kernel's processes used so far (None: unknown);
+        the judge's budgets for the student's code count these (`KernelClock`)."""
+        launches = getattr(self, "_launches", None)
+        clock = launches[-1].get("clock") if launches else None
+        return clock.seconds() if clock is not None else None
 
     def _end_launches(self) -> None:
         """Kill whatever the kernels started is still running (double-forked, setsid,
@@ -590,14 +600,17 @@ class WalledExecute(Execute):
         return self._wait_for(client, msg_id, timeout)
 
     def _wait_for(self, client: Any, msg_id: str, timeout: float,
-                  answer: Callable[[str], str] | None = None) -> dict[str, Any]:
+                  answer: Callable[[str], str] | None = None,
+                  cpu_deadline: float | None = None) -> dict[str, Any]:
         """The kernel's reply to `msg_id`; each question it asks meanwhile on its stdin
-        channel (a stand-in of the test's, `puzzlekit.autograder.kernel.agent`) gets ``answer(prompt)``."""
+        channel (a stand-in of the test's, `puzzlekit.autograder.kernel.agent`) gets
+        ``answer(prompt)``. `cpu_deadline`: the kernel's `cpu_clock` reading at which the
+        call is out of time (`timeout` is then the backstop on the clock)."""
         deadline = time.monotonic() + timeout
         while True:
             if msg_id in self._early:
                 return self._early.pop(msg_id)
-            channel, msg = self._next(client, deadline)
+            channel, msg = self._next(client, deadline, cpu_deadline)
             if channel == "stdin":
                 if msg.get("msg_type") == "input_request":
                     # the judge's answer runs the test's own function: its time is the
@@ -620,14 +633,24 @@ class WalledExecute(Execute):
                 "input() cannot be answered while a notebook is graded")}})
         return answer(prompt)
 
-    def _next(self, client: Any, deadline: float) -> tuple[str, dict[str, Any]]:
+    def _next(self, client: Any, deadline: float,
+              cpu_deadline: float | None = None) -> tuple[str, dict[str, Any]]:
         """The next message on the shell or stdin channel before `deadline` (on
-        time.monotonic()), or `KernelFault`."""
+        time.monotonic()) and before the kernel's CPU time reaches `cpu_deadline`, or
+        `KernelFault`: "timeout" when the time is up, "waited" when only the clock's
+        backstop is (the kernel computed less than its budget)."""
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise KernelFault("timeout")
-            ready = self._poll(client, min(left, 1.0))
+                raise KernelFault("timeout" if cpu_deadline is None else "waited")
+            wait = min(left, 1.0)
+            used = self.cpu_clock() if cpu_deadline is not None else None
+            if used is not None and cpu_deadline is not None:
+                if used >= cpu_deadline:
+                    raise KernelFault("timeout")
+                # the kernel computes no faster than the clock runs (on one core)
+                wait = min(wait, max(cpu_deadline - used, 0.02))
+            ready = self._poll(client, wait)
             if ready is not None:
                 return ready
             if not self._alive():
@@ -690,8 +713,10 @@ class WalledExecute(Execute):
             self.log.warning("The kernel stopped before the grader's agent could start")
 
     def request(self, req: dict[str, Any], timeout: float, recover: bool = True,
-                answer: Callable[[str], str] | None = None) -> dict[str, Any]:
-        """Send `req` to the agent in the kernel; its reply (the judge's Channel)."""
+                answer: Callable[[str], str] | None = None,
+                cpu_deadline: float | None = None) -> dict[str, Any]:
+        """Send `req` to the agent in the kernel; its reply (the judge's Channel).
+        `cpu_deadline`: see `_wait_for`."""
         if self._gave_up or self.kc is None:
             raise KernelFault("died")
         client = self._quiet_client()
@@ -699,11 +724,11 @@ class WalledExecute(Execute):
         client.shell_channel.send(msg)
         try:
             reply = self._wait_for(client, msg["header"]["msg_id"], max(timeout, 0.05),
-                                   answer)
+                                   answer, cpu_deadline)
         except KernelFault as fault:
             if not recover:
                 raise
-            if fault.kind == "timeout" and self._interrupted():
+            if fault.kind in ("timeout", "waited") and self._interrupted():
                 raise
             self._recover()
             raise

@@ -124,6 +124,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
 from ...errors import PuzzleError
+from ...grading import budget
 from ...grading.diagnose import random_state_problem
 from ...grading.instrument import Recorder, limit_message
 from ...grading.messages import (
@@ -194,7 +195,10 @@ class Channel(Protocol):
     def request(self, req: dict[str, Any], timeout: float,
                 answer: Callable[[str], str] | None = None) -> dict[str, Any]:
         """Send `req` to the agent; its reply, or `KernelFault`. While it waits, each
-        question the kernel asks on its stdin channel gets ``answer(prompt)``."""
+        question the kernel asks on its stdin channel gets ``answer(prompt)``. A channel
+        that has a ``cpu_clock()`` (seconds of CPU the kernel used, or None) also takes
+        ``cpu_deadline``: the reading at which the call is out of time ("timeout"), and
+        `timeout` is then the backstop on the clock ("waited")."""
         ...
 
     def exchange(self, text: str, timeout: float) -> str | dict[str, Any]:
@@ -204,7 +208,10 @@ class Channel(Protocol):
 
 
 class CallTimeout(AssertionError):
-    """A call into the student's code ran out of time (the kernel was interrupted)."""
+    """A call into the student's code ran out of time (the kernel was interrupted);
+    `waited`: stopped by the clock's backstop, having computed less than its budget."""
+
+    waited = False
 
 
 class StudentCodeError(Exception):
@@ -277,6 +284,9 @@ class Judge:
         self._record: list[Recorder] = []       # notebook functions recorded by name
         self._sent: dict[str, Recorder] = {}    # recorders sent with the call being made
         self._deadline: float | None = None
+        #: the kernel's CPU clock reading at which the running `within` block is out of
+        #: time (None: no block, or no clock: then `_deadline` alone counts)
+        self._cpu_deadline: float | None = None
         self._html: list[str] = []
         self._synced_random: Any = None   # the state the kernel's `random` has, if known
         #: a call ran out of memory in the kernel: start a fresh one before the next cell
@@ -405,6 +415,7 @@ class Judge:
         self._cell_names = bound | _names_used(source)
         out, err = io.StringIO(), io.StringIO()
         self._html, self._forbid, self._deadline, self._record = [], [], None, []
+        self._cpu_deadline = None
         self._answered = None
         take_partial(), take_awarded(), take_notes()    # nothing left from an earlier cell
         failure: BaseException | None = None
@@ -545,17 +556,31 @@ class Judge:
 
     def within(self, seconds: float, message: str, func: Callable[..., Any], *args: Any,
                **kwargs: Any) -> Any:
-        """`func(*args, **kwargs)` with `seconds` (times `time_scale`) for the calls into
-        the kernel in it."""
-        outer = self._deadline
-        deadline = time.monotonic() + seconds * self.time_scale
+        """`func(*args, **kwargs)` with `seconds` (times `time_scale`) of the kernel's CPU
+        time for the calls into the kernel in it, and `budget.backstop` of them on the
+        clock; only the clock where the kernel's CPU time cannot be read."""
+        outer, outer_cpu = self._deadline, self._cpu_deadline
+        allowed = seconds * self.time_scale
+        clock = getattr(self.channel, "cpu_clock", None)
+        now = clock() if clock is not None else None
+        if now is None:
+            deadline = time.monotonic() + allowed
+        else:
+            deadline = time.monotonic() + budget.backstop(allowed)
+            cpu = now + allowed
+            self._cpu_deadline = cpu if outer_cpu is None else min(outer_cpu, cpu)
         self._deadline = deadline if outer is None else min(outer, deadline)
         try:
             return func(*args, **kwargs)
-        except CallTimeout:
+        except CallTimeout as e:
+            if e.waited:
+                used = clock() if clock is not None else None
+                raise AssertionError(budget.waited(
+                    getattr(func, "__name__", "your function"), budget.backstop(allowed),
+                    None if used is None or now is None else used - now)) from None
             raise AssertionError(message) from None
         finally:
-            self._deadline = outer
+            self._deadline, self._cpu_deadline = outer, outer_cpu
 
     # -- talking to the kernel --------------------------------------------------------
 
@@ -579,13 +604,19 @@ class Judge:
                 if self._answering:     # the test's function, run for the kernel, asks
                     reply = self._ask_inside(req, timeout)
                 else:
-                    reply = self.channel.request(req, timeout, answer=self._answer) \
-                        if self._objects else self.channel.request(req, timeout)
+                    extra: dict[str, Any] = {}
+                    if self._objects:
+                        extra["answer"] = self._answer
+                    if self._cpu_deadline is not None:
+                        extra["cpu_deadline"] = self._cpu_deadline
+                    reply = self.channel.request(req, timeout, **extra)
         except KernelFault as fault:
-            if fault.kind == "timeout":
+            if fault.kind in ("timeout", "waited"):
                 self.timed_out = True       # its memory may still be held: see the executor
-                raise CallTimeout(mistake("too-slow", TOO_LONG.format(
-                    name=name, seconds=round(timeout, 1)))) from None
+                late = CallTimeout(mistake("too-slow", TOO_LONG.format(
+                    name=name, seconds=round(timeout, 1))))
+                late.waited = fault.kind == "waited"
+                raise late from None
             raise KernelStopped(KERNEL_DIED.format(name=name, memory=self.limits["memory"])) \
                 from None
         if type(reply) is dict and reply.get("too_big"):

@@ -16,6 +16,10 @@ import os
 import signal
 import time
 
+from ...autograder.grader.processes import alive, descendants, process_table
+
+__all__ = ["alive", "become_subreaper", "descendants", "kill_tree", "reap_orphans"]
+
 PR_SET_CHILD_SUBREAPER = 36
 
 
@@ -26,47 +30,6 @@ def become_subreaper() -> bool:
         return libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
     except (OSError, AttributeError):
         return False
-
-
-def _parents() -> dict[int, tuple[int, str]]:
-    """pid -> (parent pid, state letter) of every process in /proc."""
-    out: dict[int, tuple[int, str]] = {}
-    for name in os.listdir("/proc"):
-        if not name.isdigit():
-            continue
-        try:
-            with open(f"/proc/{name}/stat", "rb") as f:
-                data = f.read()
-        except OSError:
-            continue
-        rest = data[data.rfind(b")") + 2:].split()      # after "pid (comm) "
-        if len(rest) >= 2:
-            out[int(name)] = (int(rest[1]), rest[0].decode())
-    return out
-
-
-def alive(pid: int) -> bool:
-    """True while process `pid` exists and is not a zombie."""
-    try:
-        with open(f"/proc/{pid}/stat", "rb") as f:
-            data = f.read()
-    except OSError:
-        return False
-    return data[data.rfind(b")") + 2:][:1] != b"Z"
-
-
-def descendants(pid: int) -> list[int]:
-    """Every living process under `pid` (not `pid` itself), parents before children."""
-    children: dict[int, list[int]] = {}
-    for child, (parent, state) in _parents().items():
-        if state != "Z":
-            children.setdefault(parent, []).append(child)
-    out, todo = [], [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            out.append(child)
-            todo.append(child)
-    return out
 
 
 def _signal(pid: int, sig: int) -> None:
@@ -102,7 +65,7 @@ def reap_orphans() -> int:
     """Wait for the ended children of this process that no one waits for (adopted
     orphans, see `become_subreaper`); how many were reaped."""
     me, n = os.getpid(), 0
-    for child, (parent, state) in _parents().items():
+    for child, (parent, state) in process_table().items():
         if parent == me and state == "Z":
             try:
                 if os.waitpid(child, os.WNOHANG)[0]:

@@ -1,0 +1,150 @@
+"""Time limits that count what the student's code computed, not how busy the machine was.
+
+A test gives a student's search a few seconds (`puzzlekit.grading.run_with_timeout`).
+Those are seconds of *computing time* (CPU time): on a machine where the kernel gets a
+fifth of a core, a right answer that needs 2 seconds of CPU still finishes within 6,
+though it takes 10 on the clock. The clock stays only as a backstop, `backstop(seconds)`,
+for code that waits instead of computing (``input()``, ``time.sleep``, a lock).
+
+In the student's own kernel the CPU time is the kernel process's, counted by the
+operating system (``ITIMER_PROF``, which ends the call with a signal in the main
+thread); elsewhere a thread watches ``time.process_time``. While autograding, the grader
+counts the CPU time of the kernel's processes from outside
+(`puzzlekit.autograder.grader.autograde`), and these functions are not used.
+
+What a student reads names a cause only with evidence: that the call used up its
+computing time (`too_slow`) and, where a recorder saw the search expand the same board
+again and again, that (`repeats`); a call stopped by the backstop says it was waiting.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import signal
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from .instrument import Record
+from .mistakes import Diagnosis, mistake
+
+T = TypeVar("T")
+
+#: the backstop on the clock: this many times the CPU seconds, and at least this much more
+BACKSTOP_FACTOR = 5.0
+BACKSTOP_EXTRA = 20.0
+
+
+def backstop(seconds: float) -> float:
+    """Seconds on the clock after which a call with `seconds` of CPU time is stopped
+    anyway: it is waiting, not computing (5 times as long, and at least 20 s more)."""
+    return max(seconds * BACKSTOP_FACTOR, seconds + BACKSTOP_EXTRA)
+
+
+def _seconds(seconds: float) -> str:
+    return f"{seconds:g} second{'' if seconds == 1 else 's'}"
+
+
+def too_slow(name: str, seconds: float) -> Diagnosis:
+    """The words for a call that used up its computing time (no cause is guessed)."""
+    return mistake("too-slow", f"{name} did not finish within {_seconds(seconds)} of "
+                   f"computing time and was stopped.")
+
+
+def waited(name: str, seconds: float, cpu: float | None) -> Diagnosis:
+    """The words for a call stopped by the backstop: it waited rather than computed."""
+    used = "" if cpu is None else f", though it computed for only {cpu:.1f} s"
+    return mistake("too-slow", f"{name} was stopped after {_seconds(seconds)} on the "
+                   f"clock{used}:\nis it waiting for something (input(), time.sleep, "
+                   f"a lock)?")
+
+
+def repeats(record: Record | None) -> str:
+    """What a record shows of a search that expands boards again (empty when it does
+    not): the evidence for "a missing visited set"."""
+    if record is None or record.most_times < 3 or record.distinct >= record.calls:
+        return ""
+    return "\n" + mistake("no-visited-set", f"It asked for the next states of one board "
+                          f"{record.most_times:,} times ({record.calls:,} calls for "
+                          f"{record.distinct:,} different boards): a missing visited set?")
+
+
+class TimeUp(BaseException):
+    """Raised inside the student's code when its time is up (not an Exception, so that
+    no ``except Exception`` in the student's code swallows it)."""
+
+    def __init__(self, kind: str = "cpu") -> None:
+        super().__init__(kind)
+        self.kind = kind        # "cpu": computing time used up; "wall": the backstop
+
+
+def within(seconds: float, func: Callable[..., T], *args: Any,
+           **kwargs: Any) -> tuple[str | None, float, T | None]:
+    """Run ``func(*args, **kwargs)`` with `seconds` of CPU time; (None, cpu, value) when
+    it finished, ("cpu" or "wall", cpu, None) when it was stopped. Its exceptions pass
+    through. The frames of a stopped call are cleared, so that the boards a runaway
+    search kept are freed at once (a traceback would keep them alive)."""
+    started = time.process_time()
+    if threading.current_thread() is not threading.main_thread() \
+            or not hasattr(signal, "ITIMER_PROF"):
+        return _in_thread(seconds, started, func, *args, **kwargs)
+    armed = [True]
+
+    def time_up(signum: int, frame: object) -> None:
+        if armed[0]:
+            armed[0] = False
+            raise TimeUp("cpu" if signum == signal.SIGPROF else "wall")
+
+    old_prof = signal.signal(signal.SIGPROF, time_up)
+    old_alarm = signal.signal(signal.SIGALRM, time_up)
+    stopped: str | None = None
+    try:
+        try:
+            signal.setitimer(signal.ITIMER_PROF, seconds)
+            signal.setitimer(signal.ITIMER_REAL, backstop(seconds))
+            return None, time.process_time() - started, func(*args, **kwargs)
+        finally:   # a timer may go off even here, while another exception is on its way
+            armed[0] = False
+            signal.setitimer(signal.ITIMER_PROF, 0)
+            signal.setitimer(signal.ITIMER_REAL, 0)
+    except TimeUp as e:
+        stopped = e.kind
+        traceback.clear_frames(e.__traceback__)
+    finally:
+        signal.signal(signal.SIGPROF, old_prof)
+        signal.signal(signal.SIGALRM, old_alarm)
+    return stopped, time.process_time() - started, None
+
+
+def _in_thread(seconds: float, started: float, func: Callable[..., T], *args: Any,
+               **kwargs: Any) -> tuple[str | None, float, T | None]:
+    """`within` where no signal can stop the call: a thread runs it and this one watches
+    the process's CPU time; when it is up, `TimeUp` is raised in that thread (at its
+    next bytecode: a long C call still runs to its end, in the background)."""
+    box: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            box["value"] = func(*args, **kwargs)
+        except BaseException as e:  # handed to the caller below
+            box["error"] = e
+
+    worker = threading.Thread(target=target, daemon=True)
+    worker.start()
+    clock_started = time.monotonic()
+    while worker.is_alive():
+        used = time.process_time() - started
+        stopped = "cpu" if used >= seconds else \
+            "wall" if time.monotonic() - clock_started >= backstop(seconds) else None
+        if stopped is not None and worker.ident is not None:
+            ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident),
+                                                       ctypes.py_object(TimeUp))
+            worker.join(1.0)
+            box.pop("error", None)
+            return stopped, used, None
+        worker.join(min(max(seconds - used, 0.01), 0.25))
+    if "error" in box:
+        raise box["error"]
+    return None, time.process_time() - started, box["value"]

@@ -1,0 +1,78 @@
+"""A test's time limit counts the computing time of the student's kernel, not the clock:
+a right answer keeps its points when the kernel gets a fraction of a core (`throttled`
+lets it run 15% of the time), a runaway still fails, with words that name no cause the
+grader did not see, and code that only waits is stopped by the clock's backstop."""
+
+import time
+
+import pytest
+
+pytest.importorskip("nbgrader")
+
+from throttle import throttled  # noqa: E402
+from walled_notebooks import errors, notebook, run, text  # noqa: E402,F401
+
+pytestmark = pytest.mark.nbgrader
+
+WORK = """
+def work(n):
+    total = 0
+    for i in range(n):
+        total += i
+    return total
+
+def spin():
+    while True:
+        pass
+
+def nap():
+    import time
+    time.sleep(120)
+"""
+
+
+def loops_for(seconds: float) -> int:
+    """How many of `work`'s loops take about `seconds` of CPU here."""
+    space: dict = {}
+    exec(WORK, space)
+    n = 200_000
+    started = time.process_time()
+    space["work"](n)
+    return max(int(n * seconds / max(time.process_time() - started, 1e-4)), 1000)
+
+
+def test_a_right_answer_keeps_its_points_on_a_busy_machine(run):
+    n = loops_for(0.5)
+    test = (f"from puzzlekit.grading import run_with_timeout\n"
+            f"assert run_with_timeout(1.5, work, {n}) == {n * (n - 1) // 2}\n")
+    started = time.monotonic()
+    with throttled(share=0.15):
+        cells = run(notebook(WORK, test, test, tests=(1, 2)), timeout=60)
+    took = time.monotonic() - started
+    assert errors(cells[1]) == [] and errors(cells[2]) == [], cells
+    # the kernel really was slowed down: the two calls took longer than their budget
+    assert took > 3.0
+
+
+def test_a_runaway_fails_by_its_computing_time_and_no_cause_is_guessed(run):
+    test = "from puzzlekit.grading import run_with_timeout\nrun_with_timeout(1, spin)\n"
+    with throttled(share=0.3):
+        cells = run(notebook(WORK, test, "x = 1", "assert x == 1", tests=(1, 3)),
+                    timeout=60)
+    (name, said), = errors(cells[1])
+    assert "spin did not finish within 1 second of computing time" in said, said
+    assert "visited set" not in said and "infinite loop" not in said
+    assert errors(cells[3]) == []       # the kernel was interrupted, grading went on
+
+
+def test_code_that_waits_is_stopped_by_the_backstop_and_told_so(run, monkeypatch):
+    from puzzlekit.grading import budget
+    monkeypatch.setattr(budget, "BACKSTOP_FACTOR", 2.0)
+    monkeypatch.setattr(budget, "BACKSTOP_EXTRA", 0.0)
+    test = "from puzzlekit.grading import run_with_timeout\nrun_with_timeout(1, nap)\n"
+    started = time.monotonic()
+    cells = run(notebook(WORK, test, tests=(1,)), timeout=60)
+    (name, said), = errors(cells[1])
+    assert "nap was stopped after 2 seconds on the clock" in said, said
+    assert "waiting for something" in said
+    assert time.monotonic() - started < 40
