@@ -211,7 +211,8 @@ def test_hostile_submissions_are_graded_right(course, student):
 def test_grading_goes_on_after_an_endless_loop(course):
     a = course.assignments[ASSIGNMENTS[HOSTILE_ON - 1]]
     feedback = page_text(course.feedback_html(a.name, "hostile_endless_loop"))
-    assert "CellTimeoutError: this cell ran too long" in feedback and "visited set" in feedback
+    assert "CellTimeoutError: this cell ran too long" in feedback
+    assert "The cells after it were graded as usual" in feedback
     assert a.graded["hostile_endless_loop"].score > 0
 
 
