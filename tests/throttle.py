@@ -33,24 +33,30 @@ def _signal(pids: list[int], sig: int) -> None:
 
 
 @contextlib.contextmanager
-def throttled(root: int | None = None, share: float = 0.2,
-              period: float = 0.05) -> Iterator[None]:
+def throttled(root: int | None = None, share: float = 0.2, period: float = 0.05,
+              phase: float = 0.0) -> Iterator[None]:
     """While the block runs, the processes under `root` (default: this one's children and
-    theirs) run only `share` of each `period` seconds."""
+    theirs; a `root` given is throttled too) run only `share` of each `period` seconds,
+    starting `phase` (a fraction) into the period: throttles with phases 0, 1/3 and 2/3
+    let three trees run in turns, a core kept busy as a whole and none of them more
+    than a third of the time."""
+    me = root is None
     root = os.getpid() if root is None else root
     done = threading.Event()
-    me = threading.get_ident()
+
+    def members() -> list[int]:
+        return tree(root) if me else [root, *tree(root)]
 
     def cycle() -> None:
+        done.wait(period * phase)
         while not done.is_set():
-            pids = tree(root)
+            pids = members()
             _signal(pids, signal.SIGSTOP)
             done.wait(period * (1 - share))
             _signal(pids, signal.SIGCONT)
             done.wait(period * share)
-        _signal(tree(root), signal.SIGCONT)
+        _signal(members(), signal.SIGCONT)
 
-    assert threading.get_ident() == me
     worker = threading.Thread(target=cycle, daemon=True, name="throttle")
     worker.start()
     try:

@@ -46,6 +46,7 @@ from ..puzzle.text import board_str
 from ..visuals.display import board_html, diff_html
 from .diagnose import diagnose_move, diagnose_neighbours, diagnose_path, diagnose_search
 from . import budget, instrument
+from .cases import Cases
 from .instrument import ExpansionLimit, Recorder, counted
 from .messages import NO_RETURN, PartlyRight, install, note, notes, partly, passed, summary
 from .mistakes import Diagnosis, mistake
@@ -56,7 +57,7 @@ T = TypeVar("T")
 __all__ = ["assert_board_equal", "assert_solution", "assert_equal", "assert_prints_path",
            "forbid_reference", "run_with_timeout", "as_board", "side_by_side",
            "boards_in_a_row", "passed", "partly", "summary", "counted", "recording",
-           "Recorder", "ExpansionLimit", "PartlyRight", "mistake", "Diagnosis"]
+           "Recorder", "ExpansionLimit", "PartlyRight", "mistake", "Diagnosis", "Cases"]
 
 
 # ---------------------------------------------------------------------------

@@ -48,6 +48,9 @@ GRADER_LIMIT = ("This is a limit of the grader, not a mistake in your code: this
                 "gives your code\nsomething the grader cannot send it. Your teacher has been "
                 "told and will look at\nthis test.")
 NO_RETURN = ("(a function returned None, nothing: did it forget to `return` its result?)")
+CALLED_A_BOARD = ("(your code called a board, a tuple or list, as if it were a function: are "
+                  "its\narguments in the order the exercise gives, with the successor "
+                  "function where it says?)")
 PAST_THE_EDGE = ("(a row or column past the edge of the board: check that the blank can move "
                  "that way before moving it)")
 UNHASHABLE = ("(a class that defines __eq__ needs __hash__ too, built from the same data, "
@@ -149,6 +152,8 @@ def explain(e: BaseException) -> str | None:
         return NOT_DEFINED.format(name=getattr(e, "name"))
     if isinstance(e, (TypeError, AttributeError, ValueError)) and "NoneType" in str(e):
         return f"{e}\n{mistake('no-return', NO_RETURN)}"
+    if isinstance(e, TypeError) and re.search(r"'(tuple|list)' object is not callable", str(e)):
+        return f"{e}\n{mistake('arguments-in-another-order', CALLED_A_BOARD)}"
     if type(e) is IndexError and "out of range" in str(e):
         return f"{e} {mistake('past-the-edge', PAST_THE_EDGE)}"
     if type(e) is TypeError and "unhashable type" in str(e) and "(a " not in str(e):
@@ -325,6 +330,13 @@ def partly(points: float, why: str) -> None:
     _partial.append((float(points), why))
 
 
+def withdraw(points: float, why: str) -> None:
+    """Take back an award `partly` recorded in this cell (`puzzlekit.grading.cases`
+    records its cases' failures anew as one award each time another case fails)."""
+    if (float(points), why) in _partial:
+        _partial.remove((float(points), why))
+
+
 #: Diagnoses a test found in the cell running now without failing it (a search that
 #: stepped back, on a board where it still found the answer): a later time-out says them.
 _notes: list[str] = []
@@ -366,7 +378,8 @@ def take_partial() -> tuple[float, str] | None:
     if not _partial:
         return None
     points = min(award[0] for award in _partial)
-    reasons = list(dict.fromkeys(why for _, why in _partial))
+    # the reason of the lowest award first: it is what the student lost most points for
+    reasons = list(dict.fromkeys(why for _, why in sorted(_partial, key=lambda a: a[0])))
     _partial.clear()
     more = len(reasons) - 1
     return points, reasons[0] + (f" (and {more} more case{'s' if more > 1 else ''} like it)"

@@ -153,9 +153,10 @@ def search(nextStates, start, goal):
     return None
 '''},
     # bfs with a stack: pop() takes the newest board, so this is depth-first search.
-    # Its 8-puzzle paths are right but thousands of moves long (1 of the 2 points for the
-    # hard board); on the hidden 4×4 board it runs out of time (bfs: 0 of 3, and the
-    # record of flat_successors on the visible boards says it took the newest board first).
+    # Its 8-puzzle paths are right but thousands of moves long (1 of the 3 points for bfs,
+    # 1 of the 2 for the hard board); the hidden 4×4 board, where it runs out of time, is
+    # a case worth half a point, lost within that 1 (and the record of flat_successors on
+    # the visible boards says it took the newest board first).
     "bfs_with_a_stack": {"bfs_solution": '''
 def bfs(board):
     goal = list(range(1, len(board))) + [0]
@@ -339,7 +340,7 @@ LOSES: dict[str, dict[str, float]] = {
     "solve_pos_one_too_deep": {"solve_pos_tests": 4},
     "ucs_counts_moves": {"ucs_tests": 2},
     "search_without_visited_set": {"search_tests": 3, "search_report_tests": 2},
-    "bfs_with_a_stack": {"bfs_tests": 3, "bfs_hard_tests": 1},
+    "bfs_with_a_stack": {"bfs_tests": 2, "bfs_hard_tests": 1},
     "ucs_tile_costs": {"ucs_tests": 2},
     "ucs_stops_at_generation": {"ucs_tests": 2},
     "ucs_no_stale_check": {"ucs_tests": 1},
