@@ -11,7 +11,7 @@ nbgrader's own rule (`nbgrader.utils.determine_grade`).
 Run as a program it grades one corpus module and writes the results as JSON, so that a
 test can run it as a whole process tree on a busy machine (`throttle.py`):
 
-    python tests/fair_marks/harness.py corpus_02 results.json
+    python tests/fair_marks/harness.py corpus_01,corpus_02 results.json [corpus_02:bfs_...]
 """
 
 from __future__ import annotations
@@ -115,16 +115,21 @@ def grade(assignment: str, answer: dict[str, str]) -> dict[str, list[Any]]:
     return out
 
 
-def main(module: str, out_path: str) -> None:
+def main(modules: str, out_path: str, only: str = "") -> None:
+    """Grade the answers of the corpus `modules` (comma-separated), or only those named
+    in `only` ("module:answer,..."); write {module: {answer: grade(...)}} to `out_path`."""
     os.environ["PATH"] = str(Path(sys.executable).parent) + os.pathsep + os.environ["PATH"]
     os.environ["NBGRADER_EXECUTION"] = "autograde"       # as nbgrader autograde sets it
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    corpus = importlib.import_module(module)
-    results = {name: grade(corpus.ASSIGNMENT, answer)
-               for name, answer in corpus.ANSWERS.items()
-               if len(sys.argv) < 4 or name in sys.argv[3].split(",")}
+    wanted = set(filter(None, only.split(",")))
+    results: dict[str, dict[str, Any]] = {}
+    for module in modules.split(","):
+        corpus = importlib.import_module(module)
+        results[module] = {name: grade(corpus.ASSIGNMENT, answer)
+                           for name, answer in corpus.ANSWERS.items()
+                           if not wanted or f"{module}:{name}" in wanted}
     Path(out_path).write_text(json.dumps(results, indent=1), encoding="utf-8")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2])
+    main(*sys.argv[1:4])

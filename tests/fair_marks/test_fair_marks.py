@@ -6,7 +6,8 @@ cell, and what the first sentence of each losing cell must name. They are graded
 course grades (`harness.py`: the course's execute step, the shipped settings, nbgrader's
 score rule) in three processes that run in turns, each a third of the time, as on a
 machine with two busy processes per core (`throttle.py`): a right answer must keep its
-points whatever the machine's load. The three together keep one core busy.
+points whatever the machine's load. The three, each a third of the answers, together
+keep one core busy.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
@@ -31,29 +33,32 @@ def _corpus(name: str):
     return importlib.import_module(name)
 
 
+ANSWERS = [(c, a) for c in CORPORA for a in _corpus(c).ANSWERS]
+#: three shares of about the same work: every third answer of each assignment
+SHARES = [ANSWERS[k::3] for k in range(3)]
+
+
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     """corpus -> answer -> grade id -> [score, max score, first sentence]."""
     out = tmp_path_factory.mktemp("fair-marks")
-    procs = {name: subprocess.Popen([sys.executable, str(HERE / "harness.py"), name,
-                                     str(out / f"{name}.json")],
-                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-             for name in CORPORA}
-    logs = {}
-    from contextlib import ExitStack
+    procs = [subprocess.Popen([sys.executable, str(HERE / "harness.py"), ",".join(CORPORA),
+                               str(out / f"share{k}.json"),
+                               ",".join(f"{c}:{a}" for c, a in share)],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+             for k, share in enumerate(SHARES)]
+    logs = []
     with ExitStack() as stack:
-        for k, (name, proc) in enumerate(procs.items()):
+        for k, proc in enumerate(procs):
             stack.enter_context(throttled(proc.pid, share=1 / 3, phase=k / 3))
-        for name, proc in procs.items():
-            logs[name] = proc.communicate(timeout=1500)[0].decode("utf-8", "replace")
-    results = {}
-    for name, proc in procs.items():
-        assert proc.returncode == 0, logs[name][-3000:]
-        results[name] = json.loads((out / f"{name}.json").read_text(encoding="utf-8"))
+        for proc in procs:
+            logs.append(proc.communicate(timeout=1500)[0].decode("utf-8", "replace"))
+    results: dict = {c: {} for c in CORPORA}
+    for k, proc in enumerate(procs):
+        assert proc.returncode == 0, logs[k][-3000:]
+        for c, answers in json.loads((out / f"share{k}.json").read_text("utf-8")).items():
+            results[c].update(answers)
     return results
-
-
-ANSWERS = [(c, a) for c in CORPORA for a in _corpus(c).ANSWERS]
 
 
 def test_the_corpus_has_forty_answers_in_every_style():
