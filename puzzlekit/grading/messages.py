@@ -19,7 +19,10 @@ While nbgrader grades a notebook the tests run outside the student's kernel (see
 
 from __future__ import annotations
 
+import ast
 import html
+import inspect
+import linecache
 import os
 import re
 import sys
@@ -47,7 +50,12 @@ NOT_DEFINED = ("name '{name}' is not defined yet: the exercise that defines `{na
 GRADER_LIMIT = ("This is a limit of the grader, not a mistake in your code: this test "
                 "gives your code\nsomething the grader cannot send it. Your teacher has been "
                 "told and will look at\nthis test.")
-NO_RETURN = ("(a function returned None, nothing: did it forget to `return` its result?)")
+#: said only when the function's own code was read and has no `return` statement at all
+NO_RETURN = ("(`{name}` has no `return` statement, so it returns None: did it forget to "
+             "`return` its result?)")
+#: what was seen when no function's code says why a value is None
+NONE_SEEN = ("(a value here is None: look at which call gave it; a function gives None "
+             "when it reaches a `return None`, a bare `return` or its end)")
 PAST_THE_EDGE = ("(a row or column past the edge of the board: check that the blank can move "
                  "that way before moving it)")
 UNHASHABLE = ("(a class that defines __eq__ needs __hash__ too, built from the same data, "
@@ -148,7 +156,7 @@ def explain(e: BaseException) -> str | None:
     if is_not_defined(e):
         return NOT_DEFINED.format(name=getattr(e, "name"))
     if isinstance(e, (TypeError, AttributeError, ValueError)) and "NoneType" in str(e):
-        return f"{e}\n{mistake('no-return', NO_RETURN)}"
+        return f"{e}\n{none_why(e)}"
     if type(e) is IndexError and "out of range" in str(e):
         return f"{e} {mistake('past-the-edge', PAST_THE_EDGE)}"
     if type(e) is TypeError and "unhashable type" in str(e) and "(a " not in str(e):
@@ -159,6 +167,88 @@ def explain(e: BaseException) -> str | None:
         deep = TOO_DEEP.format(depth=sys.getrecursionlimit())
         return f"{e}\n{mistake('recursion-too-deep', deep)}"
     return None
+
+
+# ---------------------------------------------------------------------------
+# A value that is None: what the code of the function that gave it says
+
+def return_kind(func: object) -> str | None:
+    """How `func`'s own code returns, read from its source (nested functions left out):
+    "no return" (no `return` statement at all), "returns a value" (a `return` of
+    something other than None), "returns None" (only bare `return` or `return None`);
+    None when its code cannot be read (a handle on a function in the student's kernel,
+    a builtin, a generator, a source that is not at hand)."""
+    if not inspect.isfunction(func) or inspect.isgeneratorfunction(func):
+        return None
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(func)))
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return None
+    defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    if len(defs) != 1:
+        return None
+    returns: list[ast.Return] = []
+    todo: list[ast.AST] = list(defs[0].body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Return):
+            returns.append(node)
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
+                                 ast.ClassDef)):
+            todo.extend(ast.iter_child_nodes(node))
+    if not returns:
+        return "no return"
+    if any(r.value is not None and not (isinstance(r.value, ast.Constant)
+                                        and r.value.value is None) for r in returns):
+        return "returns a value"
+    return "returns None"
+
+
+def no_return_words(name: str, func: object) -> str | None:
+    """The no-return diagnosis, when `func`'s code was read and has no `return` at all."""
+    if return_kind(func) != "no return":
+        return None
+    return mistake("no-return", NO_RETURN.format(name=name))
+
+
+def _calls_on_line(frame: types.FrameType, lineno: int) -> list[tuple[str, object]]:
+    """(name, function) of each plain call ``name(...)`` on line `lineno` of the frame's
+    code, the function looked up where the frame would find it."""
+    line = linecache.getline(frame.f_code.co_filename, lineno).strip()
+    try:
+        tree = ast.parse(line)
+    except SyntaxError:
+        try:
+            tree = ast.parse(line.rstrip(":\\") + ("\n    pass" if line.endswith(":")
+                                                    else ""))
+        except SyntaxError:
+            return []
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            name = node.func.id
+            space = frame.f_locals if name in frame.f_locals else frame.f_globals
+            if name in space:
+                found.append((name, space[name]))
+    return found
+
+
+def none_why(e: BaseException) -> str:
+    """Why a value in `e`'s traceback is None, as far as the code says: a function called
+    on the failing line of the student's code (or of the test) that has no `return` at
+    all (the no-return diagnosis), else only what was seen (`NONE_SEEN`)."""
+    tb = e.__traceback__
+    frames: list[tuple[types.FrameType, int]] = []
+    while tb is not None:
+        if not _is_kit_frame(tb.tb_frame):
+            frames.append((tb.tb_frame, tb.tb_lineno))
+        tb = tb.tb_next
+    for frame, lineno in reversed(frames):      # the innermost first
+        for name, func in _calls_on_line(frame, lineno):
+            words = no_return_words(name, func)
+            if words:
+                return words
+    return NONE_SEEN
 
 
 def friendlier(e: BaseException) -> BaseException:

@@ -1,0 +1,115 @@
+"""A message names a cause only when the grader saw the evidence for it.
+
+Each test plants a situation an instructor found told the wrong cause, and reads the first
+sentence the student reads.
+"""
+
+from __future__ import annotations
+
+import linecache
+from typing import Any
+
+import pytest
+
+from puzzlekit.autograder.grader.handles import RemoteFunction
+from puzzlekit.grading import messages as m
+from puzzlekit.grading.mistakes import Diagnosis, made
+
+GOAL = ((1, 2, 3), (4, 5, 6), (7, 8, 0))
+TWO_AWAY = ((1, 2, 3), (4, 5, 6), (0, 7, 8))
+
+
+def cells(*sources: str) -> dict[str, Any]:
+    """Run `sources` as notebook cells (their sources kept in `linecache`, as IPython
+    does); the namespace they share."""
+    namespace: dict[str, Any] = {}
+    for n, source in enumerate(sources, start=1):
+        name = f"<evidence cell {n}>"
+        linecache.cache[name] = (len(source), None, source.splitlines(True), name)
+        exec(compile(source, name, "exec"), namespace)
+    return namespace
+
+
+def failure(*sources: str) -> BaseException:
+    """The exception the last of `sources` raises."""
+    with pytest.raises(Exception) as caught:
+        cells(*sources)
+    return caught.value
+
+
+def first_sentence(e: BaseException) -> str:
+    return (m.explain(e) or str(e)).split("\n")[0]
+
+
+CHECK = ("from puzzlekit.grading import assert_solution\n"
+         "assert_solution({S}, {G}, search({S}, {G}), what=\"search's path\")\n")
+# a search that returns None on purpose when it finds nothing (here it gives up at once)
+GIVES_UP = """
+def search(start, goal):
+    frontier = [start]
+    while frontier and False:
+        return [start]
+    return None
+"""
+NO_RETURN_AT_ALL = """
+def search(start, goal):
+    path = [start, goal]
+"""
+
+
+def test_a_search_that_returned_none_on_purpose_is_told_what_it_was_given():
+    e = failure(GIVES_UP, CHECK.format(S=GOAL, G=GOAL))
+    assert first_sentence(e) == ("search's path is None: it returned None: it found no path "
+                                 "from this board (0 moves from the goal: it is the goal "
+                                 "itself)")
+    assert "forget" not in str(e)
+    e = failure(GIVES_UP, CHECK.format(S=TWO_AWAY, G=GOAL))
+    assert first_sentence(e) == ("search's path is None: it returned None: it found no path "
+                                 "from this board (2 moves from the goal)")
+
+
+def test_only_a_function_without_any_return_is_told_it_forgot_to_return():
+    e = failure(NO_RETURN_AT_ALL, CHECK.format(S=TWO_AWAY, G=GOAL))
+    assert first_sentence(e) == ("search's path is None: (`search` has no `return` "
+                                 "statement, so it returns None: did it forget to `return` "
+                                 "its result?)")
+    [named] = [d for d in made() if d in str(e)]
+    assert isinstance(named, Diagnosis) and named.name == "no-return"
+
+
+class _Kernel:
+    """A judge whose kernel answers None to every call."""
+
+    def call(self, target: dict[str, Any], name: str, args: tuple[Any, ...],
+             kwargs: dict[str, Any]) -> Any:
+        return None
+
+    def operate(self, remote: Any, op: str, arg: object) -> Any:
+        raise AssertionError("not used")
+
+
+def test_a_handle_whose_code_cannot_be_read_is_told_only_what_was_seen():
+    space = cells("from puzzlekit.grading import assert_solution\n")
+    space["search"] = RemoteFunction(_Kernel(), "search")   # the student's, while grading
+    with pytest.raises(AssertionError) as e:
+        exec(CHECK.format(S=TWO_AWAY, G=GOAL), space)
+    assert first_sentence(e.value) == ("search's path is None: it returned None for a board "
+                                       "2 moves from the goal")
+    with pytest.raises(AssertionError) as e:
+        exec(CHECK.format(S=GOAL, G=GOAL), space)
+    assert first_sentence(e.value) == ("search's path is None: it returned None for a board "
+                                       "0 moves from the goal, the goal itself")
+
+
+def test_none_from_a_function_with_a_return_is_not_a_forgotten_return():
+    e = failure("def findZero(S):\n    return None if S else (0, 0)\n",
+                "r, c = findZero(((1, 0), (2, 3)))")
+    assert "forget" not in m.explain(e)
+    assert first_sentence(e) == "cannot unpack non-iterable NoneType object"
+    assert m.explain(e).split("\n")[1] == m.NONE_SEEN
+    e = failure("from puzzlekit.grading import assert_equal\n"
+                "def iddfs(S, G):\n    for depth in range(0):\n        return [S]\n",
+                "assert_equal(iddfs(1, 1), [1], 'iddfs(goal, goal)')")
+    assert str(e).splitlines()[-1] == ("(`iddfs` returned None here; it returns a value "
+                                       "elsewhere: which `return`, or the end of the function, "
+                                       "did it reach for this case?)")
