@@ -35,6 +35,9 @@ from typing import Any
 
 from .. import registry
 from ..context import nbgrader_execution
+from ..errors import PuzzleError
+from ..puzzle.board import State, shape
+from ..puzzle.formats import as_state
 from .mistakes import mistake
 
 STUB = "raise NotImplementedError()"
@@ -58,6 +61,11 @@ NONE_SEEN = ("(a value here is None: look at which call gave it; a function give
              "when it reaches a `return None`, a bare `return` or its end)")
 PAST_THE_EDGE = ("(a row or column past the edge of the board: check that the blank can move "
                  "that way before moving it)")
+#: an index error on a board that is not 3×3 (`PAST_THE_EDGE` is for 3×3 boards)
+OTHER_SIZE = ("(on a {rows}×{cols} board: does your code assume a 3×3 board (a fixed 3 or "
+              "range(3))?)")
+#: an index error where no board was seen
+INDEX_SEEN = "(an index past the end of a list or tuple: which index was it, and how long is it?)"
 UNHASHABLE = ("(a class that defines __eq__ needs __hash__ too, built from the same data, "
               "e.g.\nhash(tuple(self.squares)), to go in a set or be a key of a dict)")
 UNHASHABLE_BUILTIN = ("(a list can change, so it cannot go in a set or be a key of a dict: "
@@ -158,6 +166,11 @@ def explain(e: BaseException) -> str | None:
     if isinstance(e, (TypeError, AttributeError, ValueError)) and "NoneType" in str(e):
         return f"{e}\n{none_why(e)}"
     if type(e) is IndexError and "out of range" in str(e):
+        board = board_near(e)
+        if board is None:
+            return f"{e} {INDEX_SEEN}"
+        if shape(board) != (3, 3):
+            return f"{e} {OTHER_SIZE.format(rows=len(board), cols=len(board[0]))}"
         return f"{e} {mistake('past-the-edge', PAST_THE_EDGE)}"
     if type(e) is TypeError and "unhashable type" in str(e) and "(a " not in str(e):
         builtin = re.search(r"unhashable type: '(list|dict|set|bytearray)'", str(e))
@@ -249,6 +262,35 @@ def none_why(e: BaseException) -> str:
             if words:
                 return words
     return NONE_SEEN
+
+
+def _board_or_none(x: object) -> State | None:
+    if not isinstance(x, (tuple, list)) or not 2 <= len(x) <= 64:
+        return None
+    try:
+        return as_state(x)
+    except (PuzzleError, TypeError, ValueError, AttributeError):
+        return None
+
+
+def board_near(e: BaseException) -> State | None:
+    """The board the code that raised `e` was working on: the first board (tuple or list
+    of rows, or a flat list) among the local values of its traceback's frames, innermost
+    first, looking one level into tuples of arguments (the grader's call of the student's
+    function holds them so); None when no frame holds one."""
+    frames = []
+    tb = e.__traceback__
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    for frame in reversed(frames):
+        for value in list(frame.f_locals.values()):
+            board = _board_or_none(value)
+            if board is None and type(value) is tuple and len(value) <= 8:
+                board = next((b for b in map(_board_or_none, value) if b is not None), None)
+            if board is not None:
+                return board
+    return None
 
 
 def friendlier(e: BaseException) -> BaseException:

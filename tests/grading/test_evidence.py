@@ -113,3 +113,50 @@ def test_none_from_a_function_with_a_return_is_not_a_forgotten_return():
     assert str(e).splitlines()[-1] == ("(`iddfs` returned None here; it returns a value "
                                        "elsewhere: which `return`, or the end of the function, "
                                        "did it reach for this case?)")
+
+
+# nextStates that assumes a 3×3 board (range(3), a fixed 2 for the last row)
+FIXED_SIZE = """
+def nextStates(S):
+    r, c = next((r, c) for r in range(3) for c in range(3) if S[r][c] == 0)
+    out = set()
+    for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+        if 0 <= r + dr <= 2 and 0 <= c + dc <= 2:
+            L = [list(row) for row in S]
+            L[r][c], L[r + dr][c + dc] = L[r + dr][c + dc], 0
+            out.add(tuple(map(tuple, L)))
+    return out
+"""
+# nextStates that never checks the last row
+NO_EDGE_CHECK = """
+def nextStates(S):
+    r, c = next((r, c) for r, row in enumerate(S) for c, x in enumerate(row) if x == 0)
+    L = [list(row) for row in S]
+    L[r][c], L[r + 1][c] = L[r + 1][c], 0
+    return {tuple(map(tuple, L))}
+"""
+
+
+def test_an_index_error_on_a_board_not_3x3_asks_about_a_fixed_size():
+    e = failure(FIXED_SIZE, "nextStates(((1, 2), (0, 3)))")
+    assert first_sentence(e) == ("tuple index out of range (on a 2×2 board: does your code "
+                                 "assume a 3×3 board (a fixed 3 or range(3))?)")
+    e = failure(NO_EDGE_CHECK, "nextStates(((1, 2, 3), (4, 5, 6), (7, 8, 0)))")
+    assert first_sentence(e) == ("list index out of range (a row or column past the edge of "
+                                 "the board: check that the blank can move that way before "
+                                 "moving it)")
+    e = failure("x = [1, 2]\nx[5]")
+    assert first_sentence(e) == f"list index out of range {m.INDEX_SEEN}"
+
+
+def test_the_judge_sees_the_board_its_call_gave_the_students_code(tmp_path):
+    from test_judge import GIVEN, student
+    judge, _ = student(tmp_path, FIXED_SIZE)
+    judge.run_given(GIVEN, 1)
+    test = ('with forbid_reference("nextStates"):\n'
+            '    run_with_timeout(5, nextStates, ((1, 2, 3), (4, 0, 5)))\n')
+    [error] = [o for o in judge.run_test(test, 2) if o["output_type"] == "error"]
+    assert error["evalue"].split("\n")[0] == (
+        "list index out of range (on a 2×3 board: does your code assume a 3×3 board "
+        "(a fixed 3 or range(3))?)")
+    assert judge.last_cell["mistakes"] == []      # a question, not a named mistake
