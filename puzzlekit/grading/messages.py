@@ -48,6 +48,8 @@ NOT_WRITTEN_CELL = ("this exercise is not written yet: replace\n`" + STUB + "` w
                     "code and run the cell again.")
 NOT_DEFINED = ("name '{name}' is not defined yet: the exercise that defines `{name}` is "
                "above;\nwrite it and run its cell first (Run All runs every cell in order).")
+NOT_DEFINED_RAISED = ("name '{name}' is not defined: its cell raised {error} before defining "
+                      "`{name}`;\nfix that error and run the cell again.")
 #: what a student reads when a test gives their code something the grader cannot send:
 #: the grader's limit, never the student's mistake (`puzzlekit.autograder.grader.judge`, `puzzlekit.course.feedback`)
 GRADER_LIMIT = ("This is a limit of the grader, not a mistake in your code: this test "
@@ -145,11 +147,65 @@ def is_not_defined(e: BaseException) -> bool:
             and (last is None or last.tb_frame.f_code.co_name == "<module>"))
 
 
+# ---------------------------------------------------------------------------
+# A name a cell would have defined, had it not raised first
+
+#: For each name a cell binds at its top level, the error the latest run of that cell
+#: raised ("KeyError: 15"), if it raised one (not a stub's): a later NameError for the
+#: name is then that error's, not an exercise left unwritten.
+_raised_before: dict[str, str] = {}
+
+
+def top_level_names(source: str) -> set[str]:
+    """The names a cell's source binds at its top level (defs, classes, assignments,
+    imports); none if it does not parse."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return set()
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return names
+
+
+def remember_raised(name: str, error: str | None) -> None:
+    """Keep (or, with None, forget) the error a cell raised before binding `name`."""
+    if error is None:
+        _raised_before.pop(name, None)
+    elif type(name) is str and type(error) is str and error.strip():
+        _raised_before[name] = error.strip().splitlines()[0][:80]
+
+
+def raised_before(name: str) -> str | None:
+    """The error the latest run of the cell that binds `name` raised, if it raised."""
+    return _raised_before.get(name)
+
+
+def forget_raised() -> None:
+    """Forget every cell's error (the judge does, for each notebook)."""
+    _raised_before.clear()
+
+
+def _remember_cell(source: str, error: BaseException | None) -> None:
+    """After a cell ran: which of its names its error (not a stub's) left unbound."""
+    raised = None if error is None or is_stub(error) else \
+        f"{type(error).__name__}: {error}".strip()
+    for name in top_level_names(source):
+        remember_raised(name, raised)
+
+
 def status_of(e: BaseException | None) -> str:
     """'passed', 'not written' (a stub or a missing name), 'partly right' or 'failed'."""
     if e is None:
         return "passed"
-    if is_stub(e) or is_not_defined(e):
+    if is_stub(e) or (is_not_defined(e) and not raised_before(getattr(e, "name"))):
         return "not written"
     if isinstance(e, PartlyRight):
         return "partly right"
@@ -162,7 +218,11 @@ def explain(e: BaseException) -> str | None:
     if name is not None:
         return NOT_WRITTEN.format(name=f"`{name}`") if name else NOT_WRITTEN_CELL
     if is_not_defined(e):
-        return NOT_DEFINED.format(name=getattr(e, "name"))
+        name = getattr(e, "name")
+        error = raised_before(name)
+        if error:
+            return NOT_DEFINED_RAISED.format(name=name, error=error)
+        return NOT_DEFINED.format(name=name)
     if isinstance(e, (TypeError, AttributeError, ValueError)) and "NoneType" in str(e):
         return f"{e}\n{none_why(e)}"
     if type(e) is IndexError and "out of range" in str(e):
@@ -383,6 +443,7 @@ def _after_cell(result: Any) -> None:
     source = getattr(getattr(result, "info", None), "raw_cell", "") or ""
     calls = _PASSED_CALL.findall(source)
     error = getattr(result, "error_in_exec", None) or getattr(result, "error_before_exec", None)
+    _remember_cell(source, error)
     status = status_of(error)
     why = "" if error is None or status != "failed" else first_line(error)
     if isinstance(error, PartlyRight):

@@ -160,3 +160,42 @@ def test_the_judge_sees_the_board_its_call_gave_the_students_code(tmp_path):
         "list index out of range (on a 2×3 board: does your code assume a 3×3 board "
         "(a fixed 3 or range(3))?)")
     assert judge.last_cell["mistakes"] == []      # a question, not a named mistake
+
+
+class _Ran:
+    """What IPython hands a post_run_cell hook: the cell's source and its error."""
+
+    def __init__(self, source: str, error: BaseException | None) -> None:
+        self.info = type("info", (), {"raw_cell": source})()
+        self.error_in_exec, self.error_before_exec = error, None
+
+
+GOAL_CELL = "PLACES = {1: (0, 0)}\nwhere = PLACES[15]\ngoal = ((1, 2), (3, 0))\n"
+
+
+def test_a_name_whose_cell_raised_is_told_that_error_not_to_write_it():
+    m.forget_raised()
+    e = failure("print(goal)")
+    assert first_sentence(e).startswith("name 'goal' is not defined yet: the exercise")
+    m._after_cell(_Ran(GOAL_CELL, KeyError(15)))     # the cell ran, and raised
+    e = failure("print(goal)")
+    assert m.explain(e) == ("name 'goal' is not defined: its cell raised KeyError: 15 before "
+                            "defining `goal`;\nfix that error and run the cell again.")
+    assert m.status_of(e) == "failed"
+    m._after_cell(_Ran(GOAL_CELL.replace("[15]", "[1]"), None))      # fixed and run again
+    assert m.raised_before("goal") is None
+    m._after_cell(_Ran("goal = None\nraise NotImplementedError()", NotImplementedError()))
+    assert m.raised_before("goal") is None          # a stub is not written yet, not an error
+
+
+def test_the_judge_hears_from_the_kernel_that_the_cell_raised(tmp_path):
+    from test_judge import GIVEN, student
+    judge, _ = student(tmp_path, "")
+    m._after_cell(_Ran(GOAL_CELL, KeyError(15)))     # in the student's kernel
+    judge.run_given(GIVEN, 1)
+    [error] = [o for o in judge.run_test("assert_equal(len(goal), 2, 'goal')", 2)
+               if o["output_type"] == "error"]
+    assert error["evalue"].split("\n")[0] == ("name 'goal' is not defined: its cell raised "
+                                              "KeyError: 15 before defining `goal`;")
+    assert judge.last_cell["status"] == "failed"
+    m.forget_raised()

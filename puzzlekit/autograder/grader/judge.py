@@ -131,8 +131,11 @@ from ...grading.messages import (
     NOT_WRITTEN,
     Credit,
     explain,
+    forget_raised,
     plain,
+    raised_before,
     red,
+    remember_raised,
     take_awarded,
     take_notes,
     take_partial,
@@ -284,6 +287,7 @@ class Judge:
         #: what the last test cell found (`_cell_record`), for the executor to write down
         self.last_cell: dict[str, Any] = {}
         forget_made()       # the sentences of an earlier notebook are not this one's
+        forget_raised()     # nor the errors of its cells
         #: a call ran out of time (and was interrupted) in the cell running now
         self.timed_out = False
         #: the test's functions and objects the kernel holds stand-ins for, by number
@@ -479,7 +483,8 @@ class Judge:
         if failure is None:
             status = "partly right" if partial else "passed"
         elif isinstance(failure, NotImplementedError) or (
-                isinstance(failure, NameError) and "is not defined" in str(failure)):
+                isinstance(failure, NameError) and "is not defined" in str(failure)
+                and not raised_before(str(getattr(failure, "name", "")))):
             status = "not written"
         else:
             status = "failed"
@@ -828,6 +833,9 @@ class Judge:
         `RemoteClass`, the judge's own import of a module it may import, or a handle."""
         reply = self._request({"kind": "names", "names": [name]}, name)
         found = reply.get("names", {}).get(name)
+        if type(found) is dict and found.get("kind") == "missing":
+            raised = found.get("raised")       # the student's cell's error, as words
+            remember_raised(name, raised if type(raised) is str else None)
         kinds = ("data", "callable", "object", "class", "module")
         if type(found) is not dict or found.get("kind") not in kinds:
             raise KeyError(name)

@@ -51,6 +51,7 @@ from typing import Any
 
 from ...grading import forbidding
 from ...grading.instrument import Recorder
+from ...grading.messages import raised_before
 from .. import wire
 
 _handles: dict[int, object] = {}
@@ -492,7 +493,8 @@ def _names(req: dict) -> dict[str, Any]:
     found: dict[str, Any] = {}
     for name in req["names"]:
         if name not in space:
-            found[name] = {"kind": "missing"}
+            # the error of the cell that would have bound it, if it raised one
+            found[name] = {"kind": "missing", "raised": raised_before(name)}
             continue
         value = space[name]
         try:
