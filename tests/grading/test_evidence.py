@@ -199,3 +199,62 @@ def test_the_judge_hears_from_the_kernel_that_the_cell_raised(tmp_path):
                                               "KeyError: 15 before defining `goal`;")
     assert judge.last_cell["status"] == "failed"
     m.forget_raised()
+
+
+# --- heuristics and can_reach: a rule is named only when it alone gives the answers
+
+BLANK_FIRST = ((0, 1, 2), (3, 4, 5), (6, 7, 8))
+# on this board, for the blank-first goal, Hamming that counts the blank and Hamming
+# against the default goal both give 8 (the right value is 7)
+AMBIGUOUS = ((7, 5, 2), (8, 3, 1), (4, 0, 6))
+
+
+def hamming_of_the_default_goal(S, goal):
+    """A student's hamming that ignores the goal it is given."""
+    import puzzlekit
+    return puzzlekit.hamming(S)
+
+
+def test_a_heuristics_value_two_rules_give_is_said_as_numbers_until_a_probe_tells():
+    import puzzlekit
+    from puzzlekit.grading.diagnose import diagnose_heuristic, heuristic_probes
+    got = hamming_of_the_default_goal(AMBIGUOUS, BLANK_FIRST)
+    assert (got, puzzlekit.hamming(AMBIGUOUS, BLANK_FIRST)) == (8, 7)
+    # before: "it counts the blank as a misplaced tile" (the first rule that gave 8)
+    why = diagnose_heuristic(AMBIGUOUS, BLANK_FIRST, got, 7, "hamming")
+    assert why == "your h gives 8 for this board; the right value is 7"
+    assert not isinstance(why, Diagnosis)
+    [T] = heuristic_probes(AMBIGUOUS, BLANK_FIRST, got, 7, "hamming")
+    also = [(T, BLANK_FIRST, hamming_of_the_default_goal(T, BLANK_FIRST))]
+    why = diagnose_heuristic(AMBIGUOUS, BLANK_FIRST, got, 7, "hamming", also)
+    assert why.name == "ignores-the-goal"
+    assert why.split(":")[0] == "it ignores the goal it is given"
+
+
+def test_can_reach_that_ignores_its_goal_is_told_so_not_the_blank_row():
+    import puzzlekit
+    from puzzlekit.grading.diagnose import diagnose_reachability, reachability_probes
+    A4, B4 = puzzlekit.goal_state(4), puzzlekit.goal_state(4, blank="first")
+
+    def can_reach(S, goal):     # the student's: always towards goal A
+        return puzzlekit.is_solvable(S)
+    got = can_reach(A4, B4)     # True; the right answer is False
+    # before: "the board is 4 wide, an even width: ... so the blank's row counts too"
+    assert diagnose_reachability(A4, B4, got) is None
+    also = [(T, B4, can_reach(T, B4)) for T in reachability_probes(A4, B4, got)]
+    why = diagnose_reachability(A4, B4, got, also)
+    assert why.name == "ignores-the-goal"
+    assert why == ("it ignores the goal it is given: its answers are those for the default "
+                   "goal (the tiles in order, the blank last)")
+
+
+def test_a_search_whose_path_ends_at_the_default_goal_ignores_the_goal():
+    import puzzlekit
+    from puzzlekit.grading.diagnose import diagnose_path
+    S = puzzlekit.random_walk(puzzlekit.goal_state(3), 6, seed=1)[0]
+    path = puzzlekit.solve(S).path                  # to the default goal, blank last
+    why = diagnose_path(S, BLANK_FIRST, path)
+    assert why.name == "ignores-the-goal"
+    assert why.startswith("it ignores the goal it is given: the path ends at the default goal")
+    assert diagnose_path(S, BLANK_FIRST, puzzlekit.path_to_moves(path)).name == \
+        "ignores-the-goal"
