@@ -353,9 +353,12 @@ def board_near(e: BaseException) -> State | None:
     return None
 
 
-def friendlier(e: BaseException) -> BaseException:
-    """`e`, or an exception of the same type carrying `explain`'s words (same traceback)."""
+def friendlier(e: BaseException, more: str = "") -> BaseException:
+    """`e`, or an exception of the same type carrying `explain`'s words (same traceback),
+    and then `more`."""
     words = explain(e)
+    if more:
+        words = (words if words is not None else str(e)) + more
     if words is None:
         return e
     try:
@@ -425,7 +428,7 @@ def _cell_files(shell: Any) -> Any:
 def _show_error(shell: Any, etype: type, value: BaseException, tb: Any,
                 tb_offset: int | None = None) -> None:
     """IPython's custom exception handler: the friendlier message, the cells' frames."""
-    shown = friendlier(value)
+    shown = friendlier(value, earlier_words(explain(value) or str(value)))
     # a stub: where the student ran it and the stub itself say it all
     short = student_frames(tb, _cell_files(shell), ends_only=is_stub(value)) or tb
     shown.__traceback__ = short
@@ -510,6 +513,31 @@ def note(why: str | None) -> None:
     """Keep `why` for a later failure of this test cell to mention."""
     if why and why not in _notes:
         _notes.append(why)
+
+
+#: How a diagnosis found earlier in a failing cell begins its line (the feedback keeps a
+#: hidden test's lines that begin with "why": `puzzlekit.course.feedback`)
+EARLIER = "why (seen before this failure): "
+#: the longest an earlier diagnosis's line may be (the feedback drops longer lines)
+_EARLIER_WIDTH = 360
+
+
+def earlier_words(text: str = "") -> str:
+    """The diagnoses the test cell running now found before it failed (the reasons of
+    its partial credit, then its notes), a line each after `EARLIER`, those that `text`
+    (the failure's own words) does not say already: a visible check's precise diagnosis
+    stays beside a later failure (a hidden test's, whose words are few)."""
+    said = "".join(text.split())
+    lines = []
+    for why in dict.fromkeys([why for _, why in _partial] + _notes):
+        flat = " ".join(why.split())
+        if not flat or "".join(flat.split()) in said:
+            continue
+        if len(flat) > _EARLIER_WIDTH:
+            flat = flat[:_EARLIER_WIDTH - 1] + "…"
+        lines.append(f"\n{EARLIER}{flat}")
+        said += "".join(flat.split())
+    return "".join(lines)
 
 
 def take_notes() -> list[str]:

@@ -258,3 +258,47 @@ def test_a_search_whose_path_ends_at_the_default_goal_ignores_the_goal():
     assert why.startswith("it ignores the goal it is given: the path ends at the default goal")
     assert diagnose_path(S, BLANK_FIRST, puzzlekit.path_to_moves(path)).name == \
         "ignores-the-goal"
+
+
+# --- a visible check's precise diagnosis stays beside a later (hidden) failure
+
+UCS = """
+def ucs(start, goal, costs):
+    return None, None
+"""
+UCS_TEST = """
+from puzzlekit.grading import partly, passed
+partly(2, "the path ucs returned costs 179, but the cheapest path costs 44: a cheaper "
+          "path exists (44)")
+### BEGIN HIDDEN TESTS
+assert_equal(ucs(start, start, {"U": 1}), ([start], 0), "ucs(goal, goal)")
+### END HIDDEN TESTS
+passed("ucs")
+"""
+EARLIER = ("why (seen before this failure): the path ucs returned costs 179, but the "
+           "cheapest path costs 44: a cheaper path exists (44)")
+
+
+def test_a_partial_diagnosis_stays_beside_a_later_failure_in_the_judges_words(tmp_path):
+    from test_judge import GIVEN, student
+    judge, _ = student(tmp_path, UCS)
+    judge.run_given(GIVEN, 1)
+    [error] = [o for o in judge.run_test(UCS_TEST, 2) if o["output_type"] == "error"]
+    lines = error["evalue"].split("\n")
+    assert lines[0] == "ucs(goal, goal)" and lines[-1] == EARLIER
+    assert EARLIER in " ".join(m.plain(error["traceback"][-1]).split())    # wrapped there
+    assert m.earlier_words() == ""              # the cell's record is gone with it
+
+
+def test_a_partial_diagnosis_stays_beside_a_later_failure_in_the_notebook():
+    m.take_partial(), m.take_notes()
+    m.partly(2, "the path ucs returned costs 179, but\nthe cheapest path costs 44: a "
+                "cheaper path exists (44)")
+    m.note("a cheaper path exists (44)")          # said already in the reason: once
+    e = failure(UCS, "from puzzlekit.grading import assert_equal\n"
+                "assert_equal(ucs(1, 1, {}), ([1], 0), 'ucs(goal, goal)')")
+    shown = m.friendlier(e, m.earlier_words(m.explain(e) or str(e)))
+    assert str(shown).split("\n")[0] == "ucs(goal, goal)"
+    assert str(shown).split("\n")[-1] == EARLIER
+    assert str(shown).count("a cheaper path exists") == 1
+    m.take_partial(), m.take_notes()

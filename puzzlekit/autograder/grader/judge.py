@@ -130,6 +130,7 @@ from ...grading.messages import (
     GRADER_LIMIT,
     NOT_WRITTEN,
     Credit,
+    earlier_words,
     explain,
     forget_raised,
     plain,
@@ -494,6 +495,7 @@ class Judge:
     def _error_output(self, e: BaseException) -> dict[str, Any]:
         ename = type(e).__name__
         evalue = explain(e) or str(e)
+        evalue += earlier_words(evalue)     # a diagnosis found before this failure
         chunks = [f"{red('-' * 75)}\n{red(ename)}"
                   "                            Traceback (most recent call last)"]
         tb = e.__traceback__
