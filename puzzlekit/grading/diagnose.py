@@ -17,7 +17,15 @@ the lecture's moves, and say in one sentence what happened:
   where breadth-first search takes the oldest, or steps straight back (from the record of
   `puzzlekit.grading.instrument`);
 * a uniform-cost search priced by the tile's way, by the number of moves, or stopped too
-  early; a heuristic that counts the blank or measures against another goal.
+  early; a heuristic that counts the blank or measures against another goal;
+* answers that are the default goal's where another goal was given (a heuristic,
+  `can_reach`, linear conflict, a search's path).
+
+A wrong number or answer that several rules could give is named only when one rule alone
+gives the student's answers on two boards: `heuristic_probes`, `reachability_probes`
+and `conflict_probes` pick a board that tells the rules apart, the test asks the
+student's function about it and hands the answers on (`also`); otherwise the plain
+numbers, without a cause.
 
 They read only the boards and numbers the test already holds (plain data): nothing of the
 student's code runs here. Each returns None when it recognises nothing; the plain "expected / got"

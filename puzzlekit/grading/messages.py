@@ -4,8 +4,11 @@ A fresh student notebook is full of stubs (``raise NotImplementedError()``), and
 thing a student sees is a wall of red. This module turns that red into instructions:
 
 - `explain` rewrites the messages of the usual first-hour failures: a stub that is "not
-  written yet" (and which one), a name that a cell above should define, a function that
-  returned nothing (``None``: "did you forget to `return`?").
+  written yet" (and which one), a name that a cell above should define (or whose cell
+  raised before defining it), a function that returned nothing (``None``: "did it forget
+  to `return`?", said only when its code has no `return` at all), an index past the
+  edge (of a 3×3 board; on another size, a board size taken for granted).
+  Each names a cause only where the evidence for it was seen.
 - In a notebook (`install`, done when `puzzlekit.grading` is imported), every error is
   shown with those words and a short traceback: the notebook's own cells only, no frames
   inside puzzlekit, so that the line to look at is the last one.
