@@ -190,14 +190,16 @@ def _none_words(what: str, S: State | None = None, G: State | None = None) -> st
             return words
         kind = return_kind(func)
     moves = _moves_away(S, G) if S is not None and G is not None else None
-    if moves is not None:
+    if moves is not None and kind is not None:  # its code has a `return`: it gave up here
         away = ("the goal can be reached from it" if moves < 0 else
                 "0 moves from the goal: it is the goal itself" if moves == 0 else
                 f"{moves} move{'s' if moves != 1 else ''} from the goal")
-        if kind is not None:    # its code read: it has a `return`, and returned None
-            return f"it returned None: it found no path from this board ({away})"
-        return f"it returned None for a board {away.replace(': it is', ',')}" \
-            if moves >= 0 else "it returned None for a board from which the goal can be reached"
+        return f"it returned None: it found no path from this board ({away})"
+    if moves is not None:                       # its code unseen: only what was seen
+        board = ("a board from which the goal can be reached" if moves < 0 else
+                 "a board 0 moves from the goal, the goal itself" if moves == 0 else
+                 f"a board {moves} move{'s' if moves != 1 else ''} from the goal")
+        return f"it returned None for {board}"
     if S is not None:
         return "it returned None"
     if found is not None and kind is not None:

@@ -99,6 +99,12 @@ def test_a_handle_whose_code_cannot_be_read_is_told_only_what_was_seen():
         exec(CHECK.format(S=GOAL, G=GOAL), space)
     assert first_sentence(e.value) == ("search's path is None: it returned None for a board "
                                        "0 moves from the goal, the goal itself")
+    A4, B4 = ((1, 2, 3, 4), (5, 6, 7, 8), (9, 10, 11, 12), (13, 14, 15, 0)), \
+        ((1, 2, 3, 4), (5, 6, 7, 8), (9, 10, 11, 12), (13, 14, 0, 15))
+    with pytest.raises(AssertionError) as e:
+        exec(CHECK.format(S=B4, G=A4), space)      # too big to count the moves quickly
+    assert first_sentence(e.value) == ("search's path is None: it returned None for a board "
+                                       "from which the goal can be reached")
 
 
 def test_none_from_a_function_with_a_return_is_not_a_forgotten_return():
