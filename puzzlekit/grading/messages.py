@@ -289,7 +289,8 @@ def no_return_words(name: str, func: object) -> str | None:
 
 def _calls_on_line(frame: types.FrameType, lineno: int) -> list[tuple[str, object]]:
     """(name, function) of each plain call ``name(...)`` on line `lineno` of the frame's
-    code, the function looked up where the frame would find it."""
+    code whose value the line uses (not a statement of its own, ``print_pos(p)``), the
+    function looked up where the frame would find it; the kit's own left out."""
     line = linecache.getline(frame.f_code.co_filename, lineno).strip()
     try:
         tree = ast.parse(line)
@@ -299,12 +300,15 @@ def _calls_on_line(frame: types.FrameType, lineno: int) -> list[tuple[str, objec
                                                     else ""))
         except SyntaxError:
             return []
+    unused = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
     found = []
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and id(node) not in unused:
             name = node.func.id
             space = frame.f_locals if name in frame.f_locals else frame.f_globals
-            if name in space:
+            code = getattr(space.get(name), "__code__", None)
+            if code is not None and not code.co_filename.startswith(_PACKAGE):
                 found.append((name, space[name]))
     return found
 

@@ -308,3 +308,14 @@ def test_a_partial_diagnosis_stays_beside_a_later_failure_in_the_notebook():
     assert str(shown).split("\n")[-1] == EARLIER
     assert str(shown).count("a cheaper path exists") == 1
     m.take_partial(), m.take_notes()
+
+
+def test_only_a_call_whose_none_is_used_is_blamed_for_a_missing_return():
+    # print_pos has no return, as it should; moveUp returns None here on purpose
+    e = failure("def print_pos(S):\n    for row in S:\n        print(row)\n"
+                "def moveUp(S):\n    return None\n",
+                "print_pos(moveUp(((1, 2), (3, 0))))")
+    assert "print_pos" not in m.explain(e) and m.explain(e).endswith(m.NONE_SEEN)
+    e = failure("def moveUp(S):\n    S = [list(r) for r in S]\n",
+                "print(len(moveUp(((1, 2), (3, 0)))))")
+    assert m.explain(e).split("\n")[1].startswith("(`moveUp` has no `return` statement")
