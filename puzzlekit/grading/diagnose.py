@@ -190,7 +190,8 @@ def diagnose_neighbours(start: State, got: Collection[State],
 def diagnose_path(start: State, goal: State, seq: str | list[State]) -> Diagnosis | None:
     """One sentence on why `seq` (a list of states or a move string) does not take `start`
     to `goal`, when it is a typical slip: the path backwards, without its start or its
-    goal, or move letters that say where the tile goes.
+    goal, move letters that say where the tile goes, or a path to the default goal
+    instead of the one given (named only when no other slip explains it too).
 
     Used by the tests of every path in assignments 2-4.
     """
@@ -199,11 +200,20 @@ def diagnose_path(start: State, goal: State, seq: str | list[State]) -> Diagnosi
             return check_solution(start, to, candidate).ok
         except ValueError:
             return False
+    slip = _path_slip(start, goal, seq, solves)
     default = goal_state(*shape(start))
-    if default != goal and seq and solves(seq, default):
-        return mistake("ignores-the-goal", "it ignores the goal it is given: the path ends at "
-                       "the default goal (the tiles in order, the blank last) instead",
-                       start=start, expected=goal)
+    if default == goal or not seq or not solves(seq, default):
+        return slip
+    if slip is not None:
+        return None         # two explanations: the boards say it, no cause is named
+    return mistake("ignores-the-goal", "it ignores the goal it is given: the path ends at "
+                   "the default goal (the tiles in order, the blank last) instead",
+                   start=start, expected=goal)
+
+
+def _path_slip(start: State, goal: State, seq: str | list[State],
+               solves: Callable[[str | list[State]], bool]) -> Diagnosis | None:
+    """The slip of `diagnose_path` that makes `seq` a solution, if one does."""
     if isinstance(seq, str):
         inverse = seq.translate(str.maketrans("UDLRudlr", "DURLdurl"))
         if seq and solves(inverse):
@@ -329,11 +339,12 @@ def diagnose_cost(start: State, goal: State, path: list[State], costs: dict[str,
     moves = len(path) - 1
     tile_prices = {letter.translate(_TILE_WAY): price for letter, price in costs.items()}
     if type(total) in (int, float) and total != paid:
-        if total == moves and paid != moves:
+        by_moves, by_tiles = total == moves, total == path_cost(path, tile_prices)
+        if by_moves and not by_tiles:       # a rule is named only when it alone gives it
             return mistake("cost-counts-moves", f"the total is the number of moves "
                            f"({moves}), not the price of the path: add each move's price "
                            f"(cost[letter]) to the cost so far, not 1", start=start)
-        if total == path_cost(path, tile_prices):
+        if by_tiles and not by_moves:
             return mistake("cost-tile-prices", "the total prices each move by the way the "
                            "tile goes; a price here is for the blank's move (U: the blank "
                            "moves up)", start=start)

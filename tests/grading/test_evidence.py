@@ -319,3 +319,28 @@ def test_only_a_call_whose_none_is_used_is_blamed_for_a_missing_return():
     e = failure("def moveUp(S):\n    S = [list(r) for r in S]\n",
                 "print(len(moveUp(((1, 2), (3, 0)))))")
     assert m.explain(e).split("\n")[1].startswith("(`moveUp` has no `return` statement")
+
+
+def test_a_path_two_slips_explain_names_neither():
+    import puzzlekit
+    from puzzlekit.grading.diagnose import diagnose_path
+    A = puzzlekit.goal_state(3)
+    G = puzzlekit.apply_moves(A, "U")       # a goal one move from the default goal
+    S = puzzlekit.random_walk(A, 5, seed=3)[0]
+    path = puzzlekit.solve(S).path          # to A: it ignores G, or stops one move short
+    assert diagnose_path(S, G, path) is None
+    assert diagnose_path(S, BLANK_FIRST, path).name == "ignores-the-goal"
+
+
+def test_a_ucs_total_two_rules_give_names_neither():
+    import puzzlekit
+    from puzzlekit.grading.diagnose import diagnose_cost
+    A = puzzlekit.goal_state(3)
+    S = puzzlekit.apply_moves(A, "UU")
+    path = puzzlekit.moves_to_path(S, "DD")   # the blank goes down twice: price 2 each
+    prices = {"U": 1, "D": 2, "L": 3, "R": 4}
+    # 2 is the number of moves and the price of the tile's way (up, 1 each): either rule
+    why = diagnose_cost(S, A, path, prices, 4, total=2)
+    assert why.name == "cost-total-wrong"
+    assert diagnose_cost(S, A, path, {"U": 5, "D": 2, "L": 3, "R": 4}, 4, total=2).name == \
+        "cost-counts-moves"
