@@ -248,13 +248,21 @@ def explain(e: BaseException) -> str | None:
 # ---------------------------------------------------------------------------
 # A value that is None: what the code of the function that gave it says
 
+#: what `return_kind` says of a function's code
+RETURN_KINDS = ("no return", "returns a value", "returns None")
+
+
 def return_kind(func: object) -> str | None:
     """How `func`'s own code returns, read from its source (nested functions left out):
     "no return" (no `return` statement at all), "returns a value" (a `return` of
     something other than None), "returns None" (only bare `return` or `return None`);
     None when its code cannot be read (a handle on a function in the student's kernel,
     a builtin, a generator, a source that is not at hand)."""
-    if not inspect.isfunction(func) or inspect.isgeneratorfunction(func):
+    if not inspect.isfunction(func):
+        # a handle: what the student's kernel read of the function's source, if anything
+        said = inspect.getattr_static(func, "code_returns", None)
+        return said if said in RETURN_KINDS else None
+    if inspect.isgeneratorfunction(func):
         return None
     try:
         tree = ast.parse(textwrap.dedent(inspect.getsource(func)))
@@ -307,8 +315,10 @@ def _calls_on_line(frame: types.FrameType, lineno: int) -> list[tuple[str, objec
                 and id(node) not in unused:
             name = node.func.id
             space = frame.f_locals if name in frame.f_locals else frame.f_globals
-            code = getattr(space.get(name), "__code__", None)
-            if code is not None and not code.co_filename.startswith(_PACKAGE):
+            if name not in space:
+                continue
+            code = getattr(space[name], "__code__", None)    # a handle has none
+            if code is None or not code.co_filename.startswith(_PACKAGE):
                 found.append((name, space[name]))
     return found
 

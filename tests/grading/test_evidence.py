@@ -344,3 +344,38 @@ def test_a_ucs_total_two_rules_give_names_neither():
     assert why.name == "cost-total-wrong"
     assert diagnose_cost(S, A, path, {"U": 5, "D": 2, "L": 3, "R": 4}, 4, total=2).name == \
         "cost-counts-moves"
+
+
+def judge_of(tmp_path, code: str) -> Any:
+    """A judge over an in-process kernel whose cell `code` IPython would have kept in
+    `linecache` (so the kernel can read its functions' sources)."""
+    from test_judge import GIVEN, InProcess
+
+    from puzzlekit.autograder.grader.judge import Judge
+    space: dict[str, Any] = {"__name__": "__main__"}
+    name = "<kernel cell 1>"
+    linecache.cache[name] = (len(code), None, code.splitlines(True), name)
+    exec(compile(code, name, "exec"), space)
+    judge = Judge(InProcess(tmp_path, space), call_timeout=5)
+    judge.run_given(GIVEN, 1)
+    return judge
+
+
+def test_while_grading_the_kernel_reads_the_functions_code_for_the_judge(tmp_path):
+    check = CHECK.format(S=TWO_AWAY, G=GOAL)
+    judge = judge_of(tmp_path, NO_RETURN_AT_ALL)
+    [error] = [o for o in judge.run_test(check, 2) if o["output_type"] == "error"]
+    assert error["evalue"].split("\n")[0] == (
+        "search's path is None: (`search` has no `return` statement, so it returns None: "
+        "did it forget to `return` its result?)")
+    assert [d["name"] for d in judge.last_cell["mistakes"]] == ["no-return"]
+    judge = judge_of(tmp_path, GIVES_UP)
+    [error] = [o for o in judge.run_test(check, 2) if o["output_type"] == "error"]
+    assert error["evalue"].split("\n")[0] == ("search's path is None: it returned None: it "
+                                              "found no path from this board (2 moves from "
+                                              "the goal)")
+    assert judge.last_cell["mistakes"] == []
+    judge = judge_of(tmp_path, "def findZero(S):\n    S = S\n")
+    [error] = [o for o in judge.run_test("r, c = findZero(start)", 2)
+               if o["output_type"] == "error"]
+    assert error["evalue"].split("\n")[1].startswith("(`findZero` has no `return` statement")

@@ -113,6 +113,7 @@ import dis
 import functools
 import io
 import json
+import linecache
 import logging
 import marshal
 import random
@@ -129,6 +130,7 @@ from ...grading.instrument import Recorder, limit_message
 from ...grading.messages import (
     GRADER_LIMIT,
     NOT_WRITTEN,
+    RETURN_KINDS,
     Credit,
     earlier_words,
     explain,
@@ -376,13 +378,19 @@ class Judge:
         expression = tree.body.pop()
         assert isinstance(expression, ast.Expr)
         last = ast.Expression(expression.value)
-        self.sources[filename] = source.splitlines()
+        self._keep_source(filename, source)
         return compile(tree, filename, "exec"), compile(last, filename, "eval")
 
     def _compile(self, source: str, count: int) -> types.CodeType:
         filename = f"<graded cell {count}>"
-        self.sources[filename] = source.splitlines()
+        self._keep_source(filename, source)
         return compile(source, filename, "exec")
+
+    def _keep_source(self, filename: str, source: str) -> None:
+        """Keep a cell's lines for its traceback, and in `linecache` as IPython does (a
+        failure's words may read the failing line: `puzzlekit.grading.messages`)."""
+        self.sources[filename] = source.splitlines()
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
 
     def run_given(self, source: str, count: int) -> None:
         """Run a given (locked) cell here too, so that the tests use the judge's copy."""
@@ -842,7 +850,8 @@ class Judge:
         if type(found) is not dict or found.get("kind") not in kinds:
             raise KeyError(name)
         if found["kind"] == "callable":
-            return RemoteFunction(self, name)
+            returns = found.get("returns")      # how its code returns, as the kernel read it
+            return RemoteFunction(self, name, returns if returns in RETURN_KINDS else None)
         if found["kind"] == "module":
             module = _own_module(found.get("module"), self._import)
             if module is not None:
