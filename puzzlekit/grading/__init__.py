@@ -38,17 +38,29 @@ from typing import Any, TypeVar
 from .. import registry
 from ..context import in_notebook
 from ..errors import PuzzleError
-from ..puzzle.board import State, flatten
+from ..puzzle.board import State, flatten, shape
+from ..puzzle.exact import MAX_CELLS, exact_distance
 from ..puzzle.formats import as_state
 from ..puzzle.heuristics import manhattan
 from ..puzzle.moves import check_solution, moves_to_path
+from ..puzzle.solvability import is_solvable
 from ..puzzle.text import board_str
 from ..visuals.display import board_html, diff_html
 from .diagnose import diagnose_move, diagnose_neighbours, diagnose_path, diagnose_search
 from . import budget, instrument
 from .cases import Cases
 from .instrument import ExpansionLimit, Recorder, counted
-from .messages import NO_RETURN, PartlyRight, install, note, notes, partly, passed, summary
+from .messages import (
+    PartlyRight,
+    install,
+    no_return_words,
+    note,
+    notes,
+    partly,
+    passed,
+    return_kind,
+    summary,
+)
 from .mistakes import Diagnosis, mistake
 from .session import KernelStopped, current_judge
 
@@ -133,6 +145,71 @@ def _show_html(markup: str) -> None:
 
 
 # ---------------------------------------------------------------------------
+# A result that is None: what was seen, and what the function's code says
+
+def _student_function(what: str) -> tuple[str, object] | None:
+    """(name, function) for the first word of `what` that names a function of the test's
+    namespace that is not the kit's: the function whose result the test checks (a handle
+    on the student's function while grading). Names the kernel was never asked for are
+    not fetched."""
+    spaces = _caller_namespaces()
+    for word in re.findall(r"[A-Za-z_]\w*", what):
+        for space in spaces:
+            value = dict.get(space, word)
+            if (value is None or not callable(value) or isinstance(value, type)
+                    or inspect.isbuiltin(value) or getattr(value, "__name__", None) != word):
+                continue
+            code = getattr(value, "__code__", None)
+            if code is None or not code.co_filename.startswith(registry.PACKAGE_DIR):
+                return word, value
+    return None
+
+
+def _moves_away(S: State, G: State) -> int | None:
+    """How many moves `S` is from `G`: -1 when it can be reached but counting the moves
+    would take long (more than 9 squares), None when it cannot be reached."""
+    try:
+        if shape(S) != shape(G) or not is_solvable(S, G):
+            return None
+        rows, cols = shape(S)
+        return exact_distance(S, G) if rows * cols <= MAX_CELLS else -1
+    except (PuzzleError, ValueError):
+        return None
+
+
+def _none_words(what: str, S: State | None = None, G: State | None = None) -> str | None:
+    """What to say of a None result of the check `what`: no `return` at all in the
+    function's code (the no-return diagnosis), else what was seen: the board a search
+    returned None for (`S`, `G`), or that the function returns something elsewhere."""
+    found = _student_function(what)
+    kind = None
+    if found is not None:
+        name, func = found
+        words = no_return_words(name, func)
+        if words:
+            return words
+        kind = return_kind(func)
+    moves = _moves_away(S, G) if S is not None and G is not None else None
+    if moves is not None and kind is not None:  # its code has a `return`: it gave up here
+        away = ("the goal can be reached from it" if moves < 0 else
+                "0 moves from the goal: it is the goal itself" if moves == 0 else
+                f"{moves} move{'s' if moves != 1 else ''} from the goal")
+        return f"it returned None: it found no path from this board ({away})"
+    if moves is not None:                       # its code unseen: only what was seen
+        board = ("a board from which the goal can be reached" if moves < 0 else
+                 "a board 0 moves from the goal, the goal itself" if moves == 0 else
+                 f"a board {moves} move{'s' if moves != 1 else ''} from the goal")
+        return f"it returned None for {board}"
+    if S is not None:
+        return "it returned None"
+    if found is not None and kind is not None:
+        have = "returns a value elsewhere" if kind == "returns a value" else "has a `return`"
+        return (f"(`{found[0]}` returned None here; it {have}: which `return`, or the end "
+                f"of the function, did it reach for this case?)")
+    return None
+
+
+# ---------------------------------------------------------------------------
 # The assertions
 
 def assert_board_equal(got: object, expected: object, *, what: str = "the board",
@@ -152,8 +229,9 @@ def assert_board_equal(got: object, expected: object, *, what: str = "the board"
         return
     _show_html(_diff_html(want, have, got))
     if got is None:
+        hint = _none_words(what)
         raise AssertionError(f"{what} should be the board\n{board_str(want)}\n"
-                             f"but it is None, nothing. {mistake('no-return', NO_RETURN)}")
+                             f"but it is None, nothing." + (f" {hint}" if hint else ""))
     before = as_board(start) if start is not None else None
     if have is None:
         grid = _grid(got)   # rows of tiles that break a rule: a tile twice, no blank
@@ -249,8 +327,8 @@ def assert_equal(got: object, expected: object, message: str, *,
         before = as_board(start) if start is not None else None
         why = diagnose_neighbours(before, have, want) if before is not None else None
         raise AssertionError(_set_difference_message(message, have, want, why))
-    hint = f"\n{mistake('no-return', NO_RETURN)}" if got is None and expected is not None \
-        else ""
+    hint = _none_words(message) if got is None and expected is not None else None
+    hint = f"\n{hint}" if hint else ""
     raise AssertionError(f"{message}\n  expected: {_shown(expected)}\n  got:      {_shown(got)}"
                          + hint)
 
@@ -273,7 +351,7 @@ def assert_solution(start: object, goal: object, path_or_moves: object, *,
     if S is None or G is None:
         raise PuzzleError("assert_solution: start and goal must be boards")
     if path_or_moves is None:
-        raise AssertionError(f"{what} is None: did you forget to return it?")
+        raise AssertionError(f"{what} is None: {_none_words(what, S, G)}")
     seq = path_or_moves
     if not isinstance(seq, str):
         if not isinstance(seq, Sequence):

@@ -17,7 +17,15 @@ the lecture's moves, and say in one sentence what happened:
   where breadth-first search takes the oldest, or steps straight back (from the record of
   `puzzlekit.grading.instrument`);
 * a uniform-cost search priced by the tile's way, by the number of moves, or stopped too
-  early; a heuristic that counts the blank or measures against another goal.
+  early; a heuristic that counts the blank or measures against another goal;
+* answers that are the default goal's where another goal was given (a heuristic,
+  `can_reach`, linear conflict, a search's path).
+
+A wrong number or answer that several rules could give is named only when one rule alone
+gives the student's answers on two boards: `heuristic_probes`, `reachability_probes`
+and `conflict_probes` pick a board that tells the rules apart, the test asks the
+student's function about it and hands the answers on (`also`); otherwise the plain
+numbers, without a cause.
 
 They read only the boards and numbers the test already holds (plain data): nothing of the
 student's code runs here. Each returns None when it recognises nothing; the plain "expected / got"
@@ -28,17 +36,18 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Collection
-from typing import Literal
-
+from collections.abc import Callable, Collection
 from ..puzzle.board import State, goal_state, shape
 from ..puzzle.exact import distances_from
-from ..puzzle.heuristics import conflict_pairs, hamming, manhattan
+from ..puzzle.heuristics import conflict_pairs, hamming, linear_conflict, manhattan
 from ..puzzle.moves import check_solution, path_to_moves
 from ..puzzle.scrambles import shuffle_pos
 from .instrument import Record
 from .mistakes import Diagnosis, mistake
 
+#: What a function told a goal says when its answers are the default goal's instead
+IGNORES_THE_GOAL = ("it ignores the goal it is given: its answers are those for the default "
+                    "goal (the tiles in order, the blank last)")
 #: The blank's step (row, column) for each move letter (letters say where the blank goes).
 STEP = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 #: Where the tile goes when the blank goes `letter`, and the lecture's name of that move.
@@ -181,15 +190,30 @@ def diagnose_neighbours(start: State, got: Collection[State],
 def diagnose_path(start: State, goal: State, seq: str | list[State]) -> Diagnosis | None:
     """One sentence on why `seq` (a list of states or a move string) does not take `start`
     to `goal`, when it is a typical slip: the path backwards, without its start or its
-    goal, or move letters that say where the tile goes.
+    goal, move letters that say where the tile goes, or a path to the default goal
+    instead of the one given (named only when no other slip explains it too).
 
     Used by the tests of every path in assignments 2-4.
     """
-    def solves(candidate: str | list[State]) -> bool:
+    def solves(candidate: str | list[State], to: State = goal) -> bool:
         try:
-            return check_solution(start, goal, candidate).ok
+            return check_solution(start, to, candidate).ok
         except ValueError:
             return False
+    slip = _path_slip(start, goal, seq, solves)
+    default = goal_state(*shape(start))
+    if default == goal or not seq or not solves(seq, default):
+        return slip
+    if slip is not None:
+        return None         # two explanations: the boards say it, no cause is named
+    return mistake("ignores-the-goal", "it ignores the goal it is given: the path ends at "
+                   "the default goal (the tiles in order, the blank last) instead",
+                   start=start, expected=goal)
+
+
+def _path_slip(start: State, goal: State, seq: str | list[State],
+               solves: Callable[[str | list[State]], bool]) -> Diagnosis | None:
+    """The slip of `diagnose_path` that makes `seq` a solution, if one does."""
     if isinstance(seq, str):
         inverse = seq.translate(str.maketrans("UDLRudlr", "DURLdurl"))
         if seq and solves(inverse):
@@ -315,11 +339,12 @@ def diagnose_cost(start: State, goal: State, path: list[State], costs: dict[str,
     moves = len(path) - 1
     tile_prices = {letter.translate(_TILE_WAY): price for letter, price in costs.items()}
     if type(total) in (int, float) and total != paid:
-        if total == moves and paid != moves:
+        by_moves, by_tiles = total == moves, total == path_cost(path, tile_prices)
+        if by_moves and not by_tiles:       # a rule is named only when it alone gives it
             return mistake("cost-counts-moves", f"the total is the number of moves "
                            f"({moves}), not the price of the path: add each move's price "
                            f"(cost[letter]) to the cost so far, not 1", start=start)
-        if total == path_cost(path, tile_prices):
+        if by_tiles and not by_moves:
             return mistake("cost-tile-prices", "the total prices each move by the way the "
                            "tile goes; a price here is for the blank's move (U: the blank "
                            "moves up)", start=start)
@@ -333,68 +358,178 @@ def diagnose_cost(start: State, goal: State, path: list[State], costs: dict[str,
                    f"not when it is first put in", start=start)
 
 
+# ---------------------------------------------------------------------------
+# Rules that give a student's answers: named only when one alone gives them all
+
+#: How many boards a probe search tries at the most
+_PROBES = 40
+
+#: A function's wrong rules on a board for a goal: {rule: (answer, mistake name, words)}
+Rules = Callable[[State, State], dict[str, tuple[object, str, str]]]
+
+
+def _rules_giving(rules_of: Rules, S: State, goal: State, got: object) -> set[str]:
+    return {rule for rule, (value, _, _) in rules_of(S, goal).items()
+            if value == got and (type(value) is bool) == (type(got) is bool)}
+
+
+def _probe(rules_of: Rules, right_of: Callable[[State, State], object], S: State,
+           goal: State, rules: set[str], strict: bool) -> list[State]:
+    """A board of `S`'s shape for `goal` (a seeded shuffle) on which each of `rules`
+    gives an answer of its own (and, `strict`, none the right one), [] if none is found
+    soon."""
+    rows, cols = shape(S)
+    rng = random.Random(f"{S}{goal}")
+    flat = [t for row in goal for t in row]
+    for _ in range(_PROBES):
+        rng.shuffle(flat)
+        T = tuple(tuple(flat[r * cols:(r + 1) * cols]) for r in range(rows))
+        found = rules_of(T, goal)
+        values = [found[rule][0] for rule in rules]
+        if len(set(values)) == len(values) and not (strict and right_of(T, goal) in values):
+            return [T]
+    return []
+
+
+def _named_alone(rules_of: Rules, seen: list[tuple[State, State, object]]
+                 ) -> tuple[str, str] | None:
+    """(mistake name, words) of the one rule that gives every answer `seen` (board, goal,
+    answer), on two boards or more; None when none does, or several do."""
+    if len(seen) < 2:
+        return None
+    S, goal, _ = seen[0]
+    rules = set(rules_of(S, goal))
+    for T, G, value in seen:
+        rules &= _rules_giving(rules_of, T, G, value)
+    if len(rules) != 1:
+        return None
+    _, named, words = rules_of(S, goal)[rules.pop()]
+    return named, words
+
+
+def _heuristic_name(S: State, goal: State, expected: int, name: str | None) -> str:
+    if name in ("manhattan", "hamming"):
+        return name
+    return "manhattan" if expected == manhattan(S, goal) else "hamming"
+
+
+def _plain_numbers(got: object, expected: int) -> str:
+    """What was seen of a heuristic's wrong value, when no one rule explains it."""
+    return f"your h gives {got} for this board; the right value is {expected}"
+
+
+def _heuristic_rules(name: str) -> Rules:
+    """The wrong rules a student's heuristic `name` ("manhattan", "hamming") follows."""
+    h = manhattan if name == "manhattan" else hamming
+
+    def rules(S: State, goal: State) -> dict[str, tuple[object, str, str]]:
+        rows, cols = shape(S)
+        (r, c), (gr, gc) = _blank(S), _blank(goal)
+        if name == "manhattan":
+            blank = abs(r - gr) + abs(c - gc)
+            counted = ("it counts the blank as a tile: the blank is not a tile (moving it "
+                       "is what every move does), so leave it out, or h overestimates")
+        else:
+            blank = int((r, c) != (gr, gc))
+            counted = ("it counts the blank as a misplaced tile: leave the blank out, or h "
+                       "overestimates")
+        found: dict[str, tuple[object, str, str]] = {
+            "counts-blank": (h(S, goal) + blank, "heuristic-counts-blank", counted)}
+        default = goal_state(rows, cols)
+        if default != goal:
+            found["default-goal"] = (h(S, default), "ignores-the-goal", IGNORES_THE_GOAL)
+        first = goal_state(rows, cols, blank="first")
+        if first != goal:
+            found["blank-first-goal"] = (h(S, first), "heuristic-other-goal", "it measures "
+                                         "against the goal with the blank first, not the "
+                                         "goal it is given")
+        if name == "manhattan":
+            found["hamming"] = (hamming(S, goal), "manhattan-is-hamming", "it counts the "
+                                "misplaced tiles (Hamming), not how many steps each tile is "
+                                "from its place")
+        return found
+    return rules
+
+
+def heuristic_probes(S: State, goal: State, got: object, expected: int,
+                     name: str | None = None) -> list[State]:
+    """Boards to ask the student's heuristic about when it gives `got` on `S` where
+    `expected` is right and a wrong rule gives `got` too: one on which each of those
+    rules gives another value than the others and than the right one, so that its value
+    there tells them apart (`diagnose_heuristic`'s `also`). [] when no rule gives `got`."""
+    if type(got) not in (int, float) or got == expected:
+        return []
+    name = _heuristic_name(S, goal, expected, name)
+    rules_of = _heuristic_rules(name)
+    rules = _rules_giving(rules_of, S, goal, got)
+    right = manhattan if name == "manhattan" else hamming
+    return _probe(rules_of, right, S, goal, rules, strict=True) if rules else []
+
+
 def diagnose_heuristic(S: State, goal: State, got: object, expected: int,
-                       name: str | None = None) -> Diagnosis | None:
-    """One sentence on which wrong rule gives `got` where the heuristic `name`
-    ("manhattan" or "hamming"; guessed from `expected` when not given) should be
-    `expected` on board `S`.
+                       name: str | None = None,
+                       also: Collection[tuple[State, State, object]] = ()) -> str | None:
+    """Which wrong rule gives `got` where the heuristic `name` ("manhattan" or "hamming";
+    guessed from `expected` when not given) should be `expected` on board `S`, named
+    only when it alone gives the heuristic's values on two boards or more: `S` and those
+    of `also`, (board, goal, the student's value) each (`heuristic_probes` says which
+    boards tell the rules apart). Otherwise the plain numbers, without a cause.
 
     Used by the tests of assignment 3, section 1 (hamming, manhattan).
     """
     if type(got) not in (int, float) or got == expected:
         return None
-    rows, cols = shape(S)
-    if name not in ("manhattan", "hamming"):
-        name = "manhattan" if expected == manhattan(S, goal) else "hamming"
-    h = manhattan if name == "manhattan" else hamming
-    if name == "manhattan":
-        blank = next(abs(r - r2) + abs(c - c2) for r, row in enumerate(S)
-                     for c, t in enumerate(row) if t == 0
-                     for r2, row2 in enumerate(goal) for c2, t2 in enumerate(row2) if t2 == 0)
-        counted = ("it counts the blank as a tile: the blank is not a tile (moving it is "
-                   "what every move does), so leave it out, or h overestimates")
-    else:
-        blank = int(any(t == 0 and goal[r][c] != 0 for r, row in enumerate(S)
-                        for c, t in enumerate(row)))
-        counted = ("it counts the blank as a misplaced tile: leave the blank out, or h "
-                   "overestimates")
-    candidates = [(h(S, goal) + blank, "heuristic-counts-blank", counted)]
-    others: list[tuple[Literal["first", "last"], str]] = [("first", "blank first"),
-                                                          ("last", "blank last")]
-    for other, words in others:
-        g = goal_state(rows, cols, blank=other)
-        if g != goal:
-            candidates.append((h(S, g), "heuristic-other-goal",
-                               f"it measures against the goal with the {words}, not the goal "
-                               f"it is given"))
-    if name == "manhattan":
-        candidates.append((hamming(S, goal), "manhattan-is-hamming", "it counts the "
-                           "misplaced tiles (Hamming), not how many steps each tile is from "
-                           "its place"))
-    for value, named, words in candidates:
-        if got == value:
-            return mistake(named, words, start=S, expected=goal)
-    return None
+    name = _heuristic_name(S, goal, expected, name)
+    alone = _named_alone(_heuristic_rules(name), [(S, goal, got), *also])
+    if alone is not None:
+        return mistake(alone[0], alone[1], start=S, expected=goal)
+    return _plain_numbers(got, expected)
 
 
-def diagnose_linear_conflict(S: State, goal: State, got: object,
-                             expected: int) -> Diagnosis | None:
-    """One sentence on a linear-conflict value `got` that a typical slip gives.
+def _conflict_rules(S: State, goal: State) -> dict[str, tuple[object, str, str]]:
+    """The wrong rules of a linear-conflict heuristic."""
+    md = manhattan(S, goal)
+    found: dict[str, tuple[object, str, str]] = {
+        "every-pair": (md + 2 * len(conflict_pairs(S, goal)), "conflict-every-pair",
+                       "it adds 2 for every conflicting pair; when one tile conflicts with "
+                       "several in a line, only the tiles that must leave the line count (the "
+                       "line's tiles minus its longest run already in order), 2 moves each"),
+        "missing": (md, "conflict-missing", "it is the Manhattan distance alone: the "
+                    "conflicts add nothing yet")}
+    default = goal_state(*shape(S))
+    if default != goal:
+        found["default-goal"] = (linear_conflict(S, default), "ignores-the-goal",
+                                 IGNORES_THE_GOAL)
+    return found
+
+
+def conflict_probes(S: State, goal: State, got: object, expected: int) -> list[State]:
+    """Boards to ask the student's linear conflict about when its value `got` on `S` is
+    wrong and a wrong rule gives it: one on which those rules, and the right value, all
+    differ (`diagnose_linear_conflict`'s `also`). [] when no rule gives `got`."""
+    if type(got) not in (int, float) or got == expected:
+        return []
+    rules = _rules_giving(_conflict_rules, S, goal, got)
+    return _probe(_conflict_rules, linear_conflict, S, goal, rules, strict=True) if rules \
+        else []
+
+
+def diagnose_linear_conflict(S: State, goal: State, got: object, expected: int,
+                             also: Collection[tuple[State, State, object]] = ()
+                             ) -> str | None:
+    """Which slip gives the linear-conflict value `got` where `expected` is right, named
+    only when it alone gives the values on `S` and on the boards of `also` ((board,
+    goal, the student's value) each; `conflict_probes` says which boards tell the slips
+    apart); otherwise the plain numbers, without a cause.
 
     Used by the tests of assignment 4, section 3.
     """
     if type(got) not in (int, float) or got == expected:
         return None
-    md = manhattan(S, goal)
-    if got == md + 2 * len(conflict_pairs(S, goal)):
-        return mistake("conflict-every-pair", "it adds 2 for every conflicting pair; when "
-                       "one tile conflicts with several in a line, only the tiles that must "
-                       "leave the line count (the line's tiles minus its longest run already "
-                       "in order), 2 moves each", start=S, expected=goal)
-    if got == md:
-        return mistake("conflict-missing", "it is the Manhattan distance alone: the "
-                       "conflicts add nothing yet", start=S, expected=goal)
-    return None
+    alone = _named_alone(_conflict_rules, [(S, goal, got), *also])
+    if alone is not None:
+        return mistake(alone[0], alone[1], start=S, expected=goal)
+    return _plain_numbers(got, expected)
 
 
 def _tile_parity(S: State, goal: State) -> int:
@@ -405,32 +540,66 @@ def _tile_parity(S: State, goal: State) -> int:
                if seq[i] > seq[j]) % 2
 
 
-def diagnose_reachability(S: State, goal: State, got: object) -> Diagnosis | None:
-    """One sentence on a wrong answer to "can `S` reach `goal`?" that a rule of the wrong
-    width gives (the parity rule: tiles only for an odd width, tiles and the blank's row
-    for an even one).
+def _reachable(S: State, goal: State) -> bool:
+    """Can `S` reach `goal`? (the parity rule of its width)"""
+    tiles = _tile_parity(S, goal)
+    if shape(S)[1] % 2 == 1:
+        return tiles == 0
+    return (tiles + abs(_blank(S)[0] - _blank(goal)[0])) % 2 == 0
+
+
+def _reachability_rules(S: State, goal: State) -> dict[str, tuple[object, str, str]]:
+    """The wrong rules of a `can_reach`: the parity rule of the other width, the default
+    goal's answer."""
+    rows, cols = shape(S)
+    tiles_only = _tile_parity(S, goal) == 0
+    with_row = (_tile_parity(S, goal) + abs(_blank(S)[0] - _blank(goal)[0])) % 2 == 0
+    found: dict[str, tuple[object, str, str]] = {}
+    if cols % 2 == 0:
+        found["tiles-only"] = (tiles_only, "parity-ignores-blank-row", f"the board is {cols} "
+                               f"wide, an even width: there a move up or down changes the "
+                               f"parity of the inversions, so the blank's row counts too "
+                               f"(inversions plus the rows between the blank and its goal row "
+                               f"must be even)")
+    else:
+        found["with-row"] = (with_row, "parity-counts-blank-row", f"the board is {cols} "
+                             f"wide, an odd width: there a move up or down keeps the parity "
+                             f"of the inversions, so only the inversions count, not the "
+                             f"blank's row")
+    default = goal_state(rows, cols)
+    if default != goal:
+        found["default-goal"] = (_reachable(S, default), "ignores-the-goal", IGNORES_THE_GOAL)
+    return found
+
+
+def reachability_probes(S: State, goal: State, got: object) -> list[State]:
+    """Boards to ask the student's `can_reach` about (for `goal`) when its answer `got`
+    on `S` is wrong and a wrong rule gives it: one on which those rules answer apart
+    (`diagnose_reachability`'s `also`). [] when no rule gives `got`."""
+    if type(got) is not bool or shape(S) != shape(goal) or got == _reachable(S, goal):
+        return []
+    rules = _rules_giving(_reachability_rules, S, goal, got)
+    if not rules:
+        return []
+    return _probe(_reachability_rules, _reachable, S, goal, rules, strict=len(rules) == 1)
+
+
+def diagnose_reachability(S: State, goal: State, got: object,
+                          also: Collection[tuple[State, State, object]] = ()
+                          ) -> Diagnosis | None:
+    """One sentence on a wrong answer to "can `S` reach `goal`?" that a wrong rule gives:
+    the parity rule of the other width (tiles only for an odd width, tiles and the blank's
+    row for an even one), or the default goal's answer where another goal is given;
+    named only when it alone gives the answers on `S` and on the boards of `also`
+    ((board, goal, the student's answer) each; `reachability_probes` says which boards
+    tell the rules apart).
 
     Used by the tests of assignment 4, section 1 (goal A or goal B?).
     """
-    if type(got) is not bool or shape(S) != shape(goal):
+    if type(got) is not bool or shape(S) != shape(goal) or got == _reachable(S, goal):
         return None
-    rows, cols = shape(S)
-    blank_rows = abs(_blank(S)[0] - _blank(goal)[0]) % 2
-    tiles_only = _tile_parity(S, goal) == 0
-    with_row = (_tile_parity(S, goal) + blank_rows) % 2 == 0
-    right = tiles_only if cols % 2 == 1 else with_row
-    if got == right:
-        return None
-    if cols % 2 == 0 and got == tiles_only:
-        return mistake("parity-ignores-blank-row", f"the board is {cols} wide, an even "
-                       f"width: there a move up or down changes the parity of the inversions, "
-                       f"so the blank's row counts too (inversions plus the rows between the "
-                       f"blank and its goal row must be even)", start=S, expected=goal)
-    if cols % 2 == 1 and got == with_row:
-        return mistake("parity-counts-blank-row", f"the board is {cols} wide, an odd width: "
-                       f"there a move up or down keeps the parity of the inversions, so only "
-                       f"the inversions count, not the blank's row", start=S, expected=goal)
-    return None
+    alone = _named_alone(_reachability_rules, [(S, goal, got), *also])
+    return None if alone is None else mistake(alone[0], alone[1], start=S, expected=goal)
 
 
 # ---------------------------------------------------------------------------

@@ -4,8 +4,11 @@ A fresh student notebook is full of stubs (``raise NotImplementedError()``), and
 thing a student sees is a wall of red. This module turns that red into instructions:
 
 - `explain` rewrites the messages of the usual first-hour failures: a stub that is "not
-  written yet" (and which one), a name that a cell above should define, a function that
-  returned nothing (``None``: "did you forget to `return`?").
+  written yet" (and which one), a name that a cell above should define (or whose cell
+  raised before defining it), a function that returned nothing (``None``: "did it forget
+  to `return`?", said only when its code has no `return` at all), an index past the
+  edge (of a 3×3 board; on another size, a board size taken for granted).
+  Each names a cause only where the evidence for it was seen.
 - In a notebook (`install`, done when `puzzlekit.grading` is imported), every error is
   shown with those words and a short traceback: the notebook's own cells only, no frames
   inside puzzlekit, so that the line to look at is the last one.
@@ -19,7 +22,10 @@ While nbgrader grades a notebook the tests run outside the student's kernel (see
 
 from __future__ import annotations
 
+import ast
 import html
+import inspect
+import linecache
 import os
 import re
 import sys
@@ -32,6 +38,9 @@ from typing import Any
 
 from .. import registry
 from ..context import nbgrader_execution
+from ..errors import PuzzleError
+from ..puzzle.board import State, shape
+from ..puzzle.formats import as_state
 from .mistakes import mistake
 
 STUB = "raise NotImplementedError()"
@@ -42,17 +51,29 @@ NOT_WRITTEN_CELL = ("this exercise is not written yet: replace\n`" + STUB + "` w
                     "code and run the cell again.")
 NOT_DEFINED = ("name '{name}' is not defined yet: the exercise that defines `{name}` is "
                "above;\nwrite it and run its cell first (Run All runs every cell in order).")
+NOT_DEFINED_RAISED = ("name '{name}' is not defined: its cell raised {error} before defining "
+                      "`{name}`;\nfix that error and run the cell again.")
 #: what a student reads when a test gives their code something the grader cannot send:
 #: the grader's limit, never the student's mistake (`puzzlekit.autograder.grader.judge`, `puzzlekit.course.feedback`)
 GRADER_LIMIT = ("This is a limit of the grader, not a mistake in your code: this test "
                 "gives your code\nsomething the grader cannot send it. Your teacher has been "
                 "told and will look at\nthis test.")
-NO_RETURN = ("(a function returned None, nothing: did it forget to `return` its result?)")
+#: said only when the function's own code was read and has no `return` statement at all
+NO_RETURN = ("(`{name}` has no `return` statement, so it returns None: did it forget to "
+             "`return` its result?)")
+#: what was seen when no function's code says why a value is None
+NONE_SEEN = ("(a value here is None: look at which call gave it; a function gives None "
+             "when it reaches a `return None`, a bare `return` or its end)")
 CALLED_A_BOARD = ("(your code called a board, a tuple or list, as if it were a function: are "
                   "its\narguments in the order the exercise gives, with the successor "
                   "function where it says?)")
 PAST_THE_EDGE = ("(a row or column past the edge of the board: check that the blank can move "
                  "that way before moving it)")
+#: an index error on a board that is not 3×3 (`PAST_THE_EDGE` is for 3×3 boards)
+OTHER_SIZE = ("(on a {rows}×{cols} board: does your code assume a 3×3 board (a fixed 3 or "
+              "range(3))?)")
+#: an index error where no board was seen
+INDEX_SEEN = "(an index past the end of a list or tuple: which index was it, and how long is it?)"
 UNHASHABLE = ("(a class that defines __eq__ needs __hash__ too, built from the same data, "
               "e.g.\nhash(tuple(self.squares)), to go in a set or be a key of a dict)")
 UNHASHABLE_BUILTIN = ("(a list can change, so it cannot go in a set or be a key of a dict: "
@@ -132,11 +153,65 @@ def is_not_defined(e: BaseException) -> bool:
             and (last is None or last.tb_frame.f_code.co_name == "<module>"))
 
 
+# ---------------------------------------------------------------------------
+# A name a cell would have defined, had it not raised first
+
+#: For each name a cell binds at its top level, the error the latest run of that cell
+#: raised ("KeyError: 15"), if it raised one (not a stub's): a later NameError for the
+#: name is then that error's, not an exercise left unwritten.
+_raised_before: dict[str, str] = {}
+
+
+def top_level_names(source: str) -> set[str]:
+    """The names a cell's source binds at its top level (defs, classes, assignments,
+    imports); none if it does not parse."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return set()
+    names: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(n.id for t in targets for n in ast.walk(t) if isinstance(n, ast.Name))
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return names
+
+
+def remember_raised(name: str, error: str | None) -> None:
+    """Keep (or, with None, forget) the error a cell raised before binding `name`."""
+    if error is None:
+        _raised_before.pop(name, None)
+    elif type(name) is str and type(error) is str and error.strip():
+        _raised_before[name] = error.strip().splitlines()[0][:80]
+
+
+def raised_before(name: str) -> str | None:
+    """The error the latest run of the cell that binds `name` raised, if it raised."""
+    return _raised_before.get(name)
+
+
+def forget_raised() -> None:
+    """Forget every cell's error (the judge does, for each notebook)."""
+    _raised_before.clear()
+
+
+def _remember_cell(source: str, error: BaseException | None) -> None:
+    """After a cell ran: which of its names its error (not a stub's) left unbound."""
+    raised = None if error is None or is_stub(error) else \
+        f"{type(error).__name__}: {error}".strip()
+    for name in top_level_names(source):
+        remember_raised(name, raised)
+
+
 def status_of(e: BaseException | None) -> str:
     """'passed', 'not written' (a stub or a missing name), 'partly right' or 'failed'."""
     if e is None:
         return "passed"
-    if is_stub(e) or is_not_defined(e):
+    if is_stub(e) or (is_not_defined(e) and not raised_before(getattr(e, "name"))):
         return "not written"
     if isinstance(e, PartlyRight):
         return "partly right"
@@ -149,12 +224,21 @@ def explain(e: BaseException) -> str | None:
     if name is not None:
         return NOT_WRITTEN.format(name=f"`{name}`") if name else NOT_WRITTEN_CELL
     if is_not_defined(e):
-        return NOT_DEFINED.format(name=getattr(e, "name"))
+        name = getattr(e, "name")
+        error = raised_before(name)
+        if error:
+            return NOT_DEFINED_RAISED.format(name=name, error=error)
+        return NOT_DEFINED.format(name=name)
     if isinstance(e, (TypeError, AttributeError, ValueError)) and "NoneType" in str(e):
-        return f"{e}\n{mistake('no-return', NO_RETURN)}"
+        return f"{e}\n{none_why(e)}"
     if isinstance(e, TypeError) and re.search(r"'(tuple|list)' object is not callable", str(e)):
         return f"{e}\n{mistake('arguments-in-another-order', CALLED_A_BOARD)}"
     if type(e) is IndexError and "out of range" in str(e):
+        board = board_near(e)
+        if board is None:
+            return f"{e} {INDEX_SEEN}"
+        if shape(board) != (3, 3):
+            return f"{e} {mistake('assumes-3x3', OTHER_SIZE.format(rows=len(board), cols=len(board[0])))}"
         return f"{e} {mistake('past-the-edge', PAST_THE_EDGE)}"
     if type(e) is TypeError and "unhashable type" in str(e) and "(a " not in str(e):
         builtin = re.search(r"unhashable type: '(list|dict|set|bytearray)'", str(e))
@@ -166,9 +250,137 @@ def explain(e: BaseException) -> str | None:
     return None
 
 
-def friendlier(e: BaseException) -> BaseException:
-    """`e`, or an exception of the same type carrying `explain`'s words (same traceback)."""
+# ---------------------------------------------------------------------------
+# A value that is None: what the code of the function that gave it says
+
+#: what `return_kind` says of a function's code
+RETURN_KINDS = ("no return", "returns a value", "returns None")
+
+
+def return_kind(func: object) -> str | None:
+    """How `func`'s own code returns, read from its source (nested functions left out):
+    "no return" (no `return` statement at all), "returns a value" (a `return` of
+    something other than None), "returns None" (only bare `return` or `return None`);
+    None when its code cannot be read (a handle on a function in the student's kernel,
+    a builtin, a generator, a source that is not at hand)."""
+    if not inspect.isfunction(func):
+        # a handle: what the student's kernel read of the function's source, if anything
+        said = inspect.getattr_static(func, "code_returns", None)
+        return said if said in RETURN_KINDS else None
+    if inspect.isgeneratorfunction(func):
+        return None
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(func)))
+    except (OSError, TypeError, SyntaxError, IndentationError):
+        return None
+    defs = [n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    if len(defs) != 1:
+        return None
+    returns: list[ast.Return] = []
+    todo: list[ast.AST] = list(defs[0].body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Return):
+            returns.append(node)
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda,
+                                 ast.ClassDef)):
+            todo.extend(ast.iter_child_nodes(node))
+    if not returns:
+        return "no return"
+    if any(r.value is not None and not (isinstance(r.value, ast.Constant)
+                                        and r.value.value is None) for r in returns):
+        return "returns a value"
+    return "returns None"
+
+
+def no_return_words(name: str, func: object) -> str | None:
+    """The no-return diagnosis, when `func`'s code was read and has no `return` at all."""
+    if return_kind(func) != "no return":
+        return None
+    return mistake("no-return", NO_RETURN.format(name=name))
+
+
+def _calls_on_line(frame: types.FrameType, lineno: int) -> list[tuple[str, object]]:
+    """(name, function) of each plain call ``name(...)`` on line `lineno` of the frame's
+    code whose value the line uses (not a statement of its own, ``print_pos(p)``), the
+    function looked up where the frame would find it; the kit's own left out."""
+    line = linecache.getline(frame.f_code.co_filename, lineno).strip()
+    try:
+        tree = ast.parse(line)
+    except SyntaxError:
+        try:
+            tree = ast.parse(line.rstrip(":\\") + ("\n    pass" if line.endswith(":")
+                                                    else ""))
+        except SyntaxError:
+            return []
+    unused = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                and id(node) not in unused:
+            name = node.func.id
+            space = frame.f_locals if name in frame.f_locals else frame.f_globals
+            if name not in space:
+                continue
+            code = getattr(space[name], "__code__", None)    # a handle has none
+            if code is None or not code.co_filename.startswith(_PACKAGE):
+                found.append((name, space[name]))
+    return found
+
+
+def none_why(e: BaseException) -> str:
+    """Why a value in `e`'s traceback is None, as far as the code says: a function called
+    on the failing line of the student's code (or of the test) that has no `return` at
+    all (the no-return diagnosis), else only what was seen (`NONE_SEEN`)."""
+    tb = e.__traceback__
+    frames: list[tuple[types.FrameType, int]] = []
+    while tb is not None:
+        if not _is_kit_frame(tb.tb_frame):
+            frames.append((tb.tb_frame, tb.tb_lineno))
+        tb = tb.tb_next
+    for frame, lineno in reversed(frames):      # the innermost first
+        for name, func in _calls_on_line(frame, lineno):
+            words = no_return_words(name, func)
+            if words:
+                return words
+    return NONE_SEEN
+
+
+def _board_or_none(x: object) -> State | None:
+    if not isinstance(x, (tuple, list)) or not 2 <= len(x) <= 64:
+        return None
+    try:
+        return as_state(x)
+    except (PuzzleError, TypeError, ValueError, AttributeError):
+        return None
+
+
+def board_near(e: BaseException) -> State | None:
+    """The board the code that raised `e` was working on: the first board (tuple or list
+    of rows, or a flat list) among the local values of its traceback's frames, innermost
+    first, looking one level into tuples of arguments (the grader's call of the student's
+    function holds them so); None when no frame holds one."""
+    frames = []
+    tb = e.__traceback__
+    while tb is not None:
+        frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    for frame in reversed(frames):
+        for value in list(frame.f_locals.values()):
+            board = _board_or_none(value)
+            if board is None and type(value) is tuple and len(value) <= 8:
+                board = next((b for b in map(_board_or_none, value) if b is not None), None)
+            if board is not None:
+                return board
+    return None
+
+
+def friendlier(e: BaseException, more: str = "") -> BaseException:
+    """`e`, or an exception of the same type carrying `explain`'s words (same traceback),
+    and then `more`."""
     words = explain(e)
+    if more:
+        words = (words if words is not None else str(e)) + more
     if words is None:
         return e
     try:
@@ -238,7 +450,7 @@ def _cell_files(shell: Any) -> Any:
 def _show_error(shell: Any, etype: type, value: BaseException, tb: Any,
                 tb_offset: int | None = None) -> None:
     """IPython's custom exception handler: the friendlier message, the cells' frames."""
-    shown = friendlier(value)
+    shown = friendlier(value, earlier_words(explain(value) or str(value)))
     # a stub: where the student ran it and the stub itself say it all
     short = student_frames(tb, _cell_files(shell), ends_only=is_stub(value)) or tb
     shown.__traceback__ = short
@@ -256,6 +468,7 @@ def _after_cell(result: Any) -> None:
     source = getattr(getattr(result, "info", None), "raw_cell", "") or ""
     calls = _PASSED_CALL.findall(source)
     error = getattr(result, "error_in_exec", None) or getattr(result, "error_before_exec", None)
+    _remember_cell(source, error)
     status = status_of(error)
     why = "" if error is None or status != "failed" else first_line(error)
     if isinstance(error, PartlyRight):
@@ -346,6 +559,31 @@ def note(why: str | None) -> None:
     """Keep `why` for a later failure of this test cell to mention."""
     if why and why not in _notes:
         _notes.append(why)
+
+
+#: How a diagnosis found earlier in a failing cell begins its line (the feedback keeps a
+#: hidden test's lines that begin with "why": `puzzlekit.course.feedback`)
+EARLIER = "why (seen before this failure): "
+#: the longest an earlier diagnosis's line may be (the feedback drops longer lines)
+_EARLIER_WIDTH = 360
+
+
+def earlier_words(text: str = "") -> str:
+    """The diagnoses the test cell running now found before it failed (the reasons of
+    its partial credit, then its notes), a line each after `EARLIER`, those that `text`
+    (the failure's own words) does not say already: a visible check's precise diagnosis
+    stays beside a later failure (a hidden test's, whose words are few)."""
+    said = "".join(text.split())
+    lines = []
+    for why in dict.fromkeys([why for _, why in _partial] + _notes):
+        flat = " ".join(why.split())
+        if not flat or "".join(flat.split()) in said:
+            continue
+        if len(flat) > _EARLIER_WIDTH:
+            flat = flat[:_EARLIER_WIDTH - 1] + "…"
+        lines.append(f"\n{EARLIER}{flat}")
+        said += "".join(flat.split())
+    return "".join(lines)
 
 
 def take_notes() -> list[str]:

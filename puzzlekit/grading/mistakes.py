@@ -134,6 +134,8 @@ CATALOGUE: dict[str, Mistake] = _catalogue(
      "the blank is not a tile: counting it makes h overestimate"),
     ("heuristic-other-goal", "a heuristic measured against another goal",
      "measure against the goal the function is given"),
+    ("ignores-the-goal", "a function that ignores the goal it is given",
+     "use the goal argument, not the default goal: the answers differ for another goal"),
     ("manhattan-is-hamming", "misplaced tiles counted instead of distances",
      "Manhattan adds how many steps each tile is from its place"),
     ("astar-not-shortest", "A* finding a path longer than the shortest",

@@ -118,3 +118,25 @@ def test_a_visible_failure_keeps_its_boards_but_loses_the_hidden_lines():
 def test_cells_without_hidden_tests_are_left_alone():
     cell = new_code_cell("assert 1 == 2", outputs=[new_output("stream", text="hello")])
     assert run(cell).outputs[0].text == "hello" and run(cell).source == "assert 1 == 2"
+
+
+def test_a_visible_checks_diagnosis_stays_beside_a_hidden_failure_in_the_feedback(tmp_path):
+    """A visible check gave partial credit with a precise diagnosis, then a hidden case
+    failed: the feedback says both (before, only "a hidden test failed")."""
+    from test_judge import GIVEN, student
+    source = ('from puzzlekit.grading import partly, passed\n'
+              'partly(2, "the path ucs returned costs 179, but the cheapest path costs 44")\n'
+              '### BEGIN HIDDEN TESTS\n'
+              'assert_equal(ucs(start, start, {"U": 1}), ([start], 0), "ucs(goal, goal)")\n'
+              '### END HIDDEN TESTS\n'
+              'passed("ucs")\n')
+    judge, _ = student(tmp_path, "def ucs(start, goal, costs):\n    return None, None\n")
+    judge.run_given(GIVEN, 1)
+    outputs = [new_output(**o) if o["output_type"] == "error" else o
+               for o in judge.run_test(source, 7) if o["output_type"] == "error"]
+    out = run(new_code_cell(source, execution_count=7, outputs=outputs))
+    words = out.outputs[-1].evalue.split("\n")
+    assert words[:2] == ["a hidden test failed: ucs(goal, goal)",
+                         "why (seen before this failure): the path ucs returned costs 179, but "
+                         "the cheapest path costs 44"]
+    assert "HIDDEN" not in str(out) and "{'U': 1}" not in str(out)

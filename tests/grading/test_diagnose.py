@@ -178,48 +178,111 @@ def test_ucs_totals_and_paths_are_named_by_the_rule_that_gives_them():
     assert f"a cheaper path exists ({cheapest})" in words and "comes out of the queue" in words
 
 
-@given(boards())
-def test_heuristics_that_count_the_blank_or_use_another_goal_are_named(S):
+def _students_heuristics(goal):
+    """Wrong Manhattan distances students write, by the mistake each one makes."""
     import puzzlekit
-    from puzzlekit.grading.diagnose import diagnose_heuristic
-    rows, cols = len(S), len(S[0])
-    goal = puzzlekit.goal_state(rows, cols)
+    rows, cols = len(goal), len(goal[0])
+
+    def counts_blank(S, G):
+        where = {t: (r, c) for r, row in enumerate(G) for c, t in enumerate(row)}
+        return sum(abs(r - where[t][0]) + abs(c - where[t][1])
+                   for r, row in enumerate(S) for c, t in enumerate(row))
+    found = {"heuristic-counts-blank": counts_blank,
+             "manhattan-is-hamming": puzzlekit.hamming,
+             "heuristic-other-goal": lambda S, G: puzzlekit.manhattan(
+                 S, puzzlekit.goal_state(rows, cols, blank="first")),
+             "ignores-the-goal": lambda S, G: puzzlekit.manhattan(S)}
+    if goal == puzzlekit.goal_state(rows, cols, blank="first"):
+        del found["heuristic-other-goal"]
+    if goal == puzzlekit.goal_state(rows, cols):
+        del found["ignores-the-goal"]
+    return found
+
+
+@given(boards(), st.sampled_from(["last", "first"]))
+def test_a_heuristics_rule_is_named_only_when_it_alone_gives_its_values(S, blank):
+    import puzzlekit
+    from puzzlekit.grading.diagnose import diagnose_heuristic, heuristic_probes
+    from puzzlekit.grading.mistakes import Diagnosis
+    goal = puzzlekit.goal_state(len(S), len(S[0]), blank=blank)
     md = puzzlekit.manhattan(S, goal)
     assert diagnose_heuristic(S, goal, md, md) is None
     assert diagnose_heuristic(S, goal, "10", md) is None
-    (br, bc), (gr, gc) = [next((r, c) for r, row in enumerate(B) for c, t in enumerate(row)
-                               if t == 0) for B in (S, goal)]
-    blank = abs(br - gr) + abs(bc - gc)
-    if blank:
-        assert "counts the blank" in diagnose_heuristic(S, goal, md + blank, md, "manhattan")
-    other = puzzlekit.goal_state(rows, cols, blank="first")
-    wrong = puzzlekit.manhattan(S, other)
-    if wrong != md and wrong != md + blank:
-        assert "blank first" in diagnose_heuristic(S, goal, wrong, md, "manhattan")
-    hm = puzzlekit.hamming(S, goal)
-    if hm and hm + 1 != md:   # the blank out of place counts once more
-        words = diagnose_heuristic(S, goal, hm + 1, hm, "hamming")
-        assert words is None or "misplaced tile" in words or "goal with" in words
+    assert heuristic_probes(S, goal, md, md, "manhattan") == []
+    for named, h in _students_heuristics(goal).items():
+        got = h(S, goal)
+        if got == md:
+            continue
+        alone = diagnose_heuristic(S, goal, got, md, "manhattan")    # one board: no cause
+        assert not isinstance(alone, Diagnosis)
+        assert alone == f"your h gives {got} for this board; the right value is {md}"
+        probes = heuristic_probes(S, goal, got, md, "manhattan")
+        also = [(T, goal, h(T, goal)) for T in probes]
+        why = diagnose_heuristic(S, goal, got, md, "manhattan", also)
+        if probes:      # a board that tells the rules apart: only this one is named
+            assert isinstance(why, Diagnosis) and why.name == named, (named, why)
+        else:
+            assert not isinstance(why, Diagnosis) or why.name == named
 
 
-@given(boards())
-def test_a_parity_rule_of_the_other_width_is_named(S):
+@given(boards(), st.sampled_from(["last", "first"]))
+def test_a_reachability_rule_is_named_only_when_it_alone_gives_the_answers(S, blank):
     import puzzlekit
-    from puzzlekit.grading.diagnose import _tile_parity, diagnose_reachability
-    goal = puzzlekit.goal_state(len(S), len(S[0]))
+    from puzzlekit.grading.diagnose import (
+        _tile_parity,
+        diagnose_reachability,
+        reachability_probes,
+    )
+    from puzzlekit.grading.mistakes import Diagnosis
+    goal = puzzlekit.goal_state(len(S), len(S[0]), blank=blank)
     right = puzzlekit.is_solvable(S, goal)
     assert diagnose_reachability(S, goal, right) is None
-    tiles_only = _tile_parity(S, goal) == 0
-    if len(S[0]) % 2 == 0 and tiles_only != right:
-        assert "even width" in diagnose_reachability(S, goal, tiles_only)
     assert diagnose_reachability(S, goal, "yes") is None
+    assert reachability_probes(S, goal, right) == []
+
+    def blank_row(T, G):
+        return abs(next(r for r, row in enumerate(T) if 0 in row)
+                   - next(r for r, row in enumerate(G) if 0 in row))
+    wrong_width = ("parity-ignores-blank-row", lambda T, G: _tile_parity(T, G) == 0) \
+        if len(S[0]) % 2 == 0 else \
+        ("parity-counts-blank-row", lambda T, G: (_tile_parity(T, G) + blank_row(T, G)) % 2 == 0)
+    students = dict([wrong_width])
+    if blank == "first":
+        students["ignores-the-goal"] = lambda T, G: puzzlekit.is_solvable(T)
+    for named, can_reach in students.items():
+        got = can_reach(S, goal)
+        if got == right:
+            continue
+        assert diagnose_reachability(S, goal, got) is None       # one board: no cause
+        probes = reachability_probes(S, goal, got)
+        why = diagnose_reachability(S, goal, got, [(T, goal, can_reach(T, goal)) for T in probes])
+        if probes:
+            assert isinstance(why, Diagnosis) and why.name == named, (named, why)
+        else:
+            assert why is None or why.name == named
 
 
 def test_linear_conflict_by_pairs_is_named():
     import puzzlekit
-    from puzzlekit.grading.diagnose import diagnose_linear_conflict
+    from puzzlekit.grading.diagnose import conflict_probes, diagnose_linear_conflict
     G = puzzlekit.goal_state(3)
     S = ((3, 2, 1), (4, 5, 6), (7, 8, 0))
     assert diagnose_linear_conflict(S, G, 8, 8) is None
-    assert "every conflicting pair" in diagnose_linear_conflict(S, G, 10, 8)
-    assert "Manhattan distance alone" in diagnose_linear_conflict(S, G, 4, 8)
+    assert conflict_probes(S, G, 8, 8) == []
+
+    def by_pairs(T, G):
+        return puzzlekit.manhattan(T, G) + 2 * len(puzzlekit.conflict_pairs(T, G))
+    students = {"conflict-every-pair": by_pairs, "conflict-missing": puzzlekit.manhattan,
+                "ignores-the-goal": lambda T, G: puzzlekit.linear_conflict(T)}
+    for B in (G, puzzlekit.goal_state(3, blank="first")):
+        for named, h in students.items():
+            got = h(S, B)
+            right = puzzlekit.linear_conflict(S, B)
+            if got == right:
+                continue
+            assert diagnose_linear_conflict(S, B, got, right) == \
+                f"your h gives {got} for this board; the right value is {right}"
+            probes = conflict_probes(S, B, got, right)
+            assert probes, named
+            why = diagnose_linear_conflict(S, B, got, right, [(T, B, h(T, B)) for T in probes])
+            assert why.name == named

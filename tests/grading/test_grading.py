@@ -38,8 +38,8 @@ def test_assert_board_equal_shows_both_boards():
     assert side_by_side(start, start).count("8 0 6".replace("0", " ")) == 2
     with pytest.raises(AssertionError, match="not a board"):
         assert_board_equal([1, 2], start)
-    with pytest.raises(AssertionError, match="it is None, nothing.*forget to `return`"):
-        assert_board_equal(None, start)
+    with pytest.raises(AssertionError, match="it is None, nothing.$"):
+        assert_board_equal(None, start)     # nothing seen of the code: no cause named
 
 
 def test_assert_equal_names_both_values():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import linecache
 import re
 import traceback
 
@@ -14,12 +15,15 @@ ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def run_cells(*sources: str) -> BaseException:
-    """Run `sources` as notebook cells <cell 1>, <cell 2>, … (the last one raises)."""
+    """Run `sources` as notebook cells <cell 1>, <cell 2>, … (the last one raises); like
+    IPython, the cells' sources are kept in `linecache`."""
     __tracebackhide__ = True   # like IPython's own frame around a cell
     namespace: dict = {}
     try:
         for n, source in enumerate(sources, start=1):
-            exec(compile(source, f"<cell {n}>", "exec"), namespace)
+            name = f"<cell {n}>"
+            linecache.cache[name] = (len(source), None, source.splitlines(True), name)
+            exec(compile(source, name, "exec"), namespace)
     except Exception as e:
         return e
     raise AssertionError("the cells did not raise")
@@ -62,8 +66,10 @@ def test_a_typo_inside_a_function_is_left_alone():
 def test_none_gets_the_missing_return_hint():
     e = run_cells("def nextStates(S):\n    pass\n", "len(nextStates(1))")
     assert m.explain(e).endswith("did it forget to `return` its result?)")
-    with pytest.raises(AssertionError, match="forget to `return`"):
-        assert_equal(None, (0, 1), "findZero(start)")
+    e = run_cells("from puzzlekit.grading import assert_equal\n"
+                  "def findZero(S):\n    print(S)\n",
+                  "assert_equal(findZero(1), (0, 1), 'findZero(start)')")
+    assert "`findZero` has no `return` statement" in str(e) and "forget to `return`" in str(e)
     e = run_cells("from puzzlekit import show\ndef moveUp(S, r, c):\n    pass\n",
                   "show(moveUp(1, 0, 1))")
     assert "got NoneType" in str(e) and m.explain(e).endswith("its result?)")

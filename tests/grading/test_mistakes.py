@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 from test_judge import GIVEN, student
 
+import puzzlekit
 from puzzlekit.errors import PuzzleError
 from puzzlekit.grading import diagnose
 from puzzlekit.grading.mistakes import (
@@ -103,7 +104,13 @@ def test_every_diagnose_function_names_what_it_finds():
     assert set(d.boards) == {"start", "expected", "got"}
     goal = ((1, 2, 3), (4, 5, 6), (7, 8, 0))
     S = ((1, 2, 3), (4, 5, 6), (7, 0, 8))
-    assert diagnose.diagnose_heuristic(S, goal, 2, 1, "manhattan").name == \
+
+    def counts_blank(T):        # a student's Manhattan distance that counts the blank
+        (r, c), = [(r, c) for r, row in enumerate(T) for c, t in enumerate(row) if t == 0]
+        return puzzlekit.manhattan(T, goal) + abs(r - 2) + abs(c - 2)
+    also = [(T, goal, counts_blank(T))
+            for T in diagnose.heuristic_probes(S, goal, 2, 1, "manhattan")]
+    assert diagnose.diagnose_heuristic(S, goal, 2, 1, "manhattan", also).name == \
         "heuristic-counts-blank"
     assert diagnose.diagnose_path(S, goal, [goal, S]).name == "path-backwards"
     assert diagnose.diagnose_report(["Iteration 0: 3 new states found."], [3]).name == \

@@ -131,8 +131,8 @@ LOSES: dict[str, dict[str, float]] = {
 DIAGNOSES: dict[str, tuple[str, ...]] = {
     "manhattan_counts_blank": ("it counts the blank as a tile",),
     "hamming_counts_blank": ("it counts the blank as a misplaced tile",),
-    "manhattan_wrong_goal": ("it measures against the goal with the blank last, not the "
-                             "goal it is given",),
+    "manhattan_wrong_goal": ("it ignores the goal it is given: its answers are those for "
+                             "the default goal",),
     "astar_forgets_g": ("its priority is g + h", "partly right, 1 point"),
     "astar_closed_never_reopens": ("A* must then take it out again",),
     "inversions_count_the_blank": ("it counts the blank as a tile 0",),
@@ -148,7 +148,7 @@ MISTAKES: dict[str, dict[str, str]] = {
     "solvable_blank_not_moved_home": {},
     "inversions_count_the_blank": {"inversions_tests": "inversions-count-blank"},
     "manhattan_from_puzzlekit": {"manhattan_tests": "used-the-reference"},
-    "manhattan_wrong_goal": {"manhattan_tests": "heuristic-other-goal"},
+    "manhattan_wrong_goal": {"manhattan_tests": "ignores-the-goal"},
     "astar_closed_never_reopens": {"astar_more_tests": "astar-never-reopens"},
     "hamming_counts_blank": {"hamming_tests": "heuristic-counts-blank"},
 }

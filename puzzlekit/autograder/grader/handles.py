@@ -26,10 +26,14 @@ class Grader(Protocol):
 
 
 class RemoteFunction:
-    """A function the student defined, called in the student's kernel."""
+    """A function the student defined, called in the student's kernel. `code_returns`:
+    how its code returns, as the kernel read its source (`puzzlekit.grading.messages.
+    return_kind`: "no return", "returns a value", "returns None"), None if unread; it
+    only chooses the words of a failure about a None it returned."""
 
-    def __init__(self, judge: Grader, name: str) -> None:
+    def __init__(self, judge: Grader, name: str, code_returns: str | None = None) -> None:
         self._judge, self.__name__ = judge, name
+        self.code_returns = code_returns
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         return self._judge.call({"name": self.__name__}, self.__name__, args, kwargs)

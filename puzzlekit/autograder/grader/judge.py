@@ -113,6 +113,7 @@ import dis
 import functools
 import io
 import json
+import linecache
 import logging
 import marshal
 import random
@@ -130,10 +131,15 @@ from ...grading.instrument import Recorder, limit_message
 from ...grading.messages import (
     GRADER_LIMIT,
     NOT_WRITTEN,
+    RETURN_KINDS,
     Credit,
+    earlier_words,
     explain,
+    forget_raised,
     plain,
+    raised_before,
     red,
+    remember_raised,
     take_awarded,
     take_notes,
     take_partial,
@@ -294,6 +300,7 @@ class Judge:
         #: what the last test cell found (`_cell_record`), for the executor to write down
         self.last_cell: dict[str, Any] = {}
         forget_made()       # the sentences of an earlier notebook are not this one's
+        forget_raised()     # nor the errors of its cells
         #: a call ran out of time (and was interrupted) in the cell running now
         self.timed_out = False
         #: the test's functions and objects the kernel holds stand-ins for, by number
@@ -381,13 +388,19 @@ class Judge:
         expression = tree.body.pop()
         assert isinstance(expression, ast.Expr)
         last = ast.Expression(expression.value)
-        self.sources[filename] = source.splitlines()
+        self._keep_source(filename, source)
         return compile(tree, filename, "exec"), compile(last, filename, "eval")
 
     def _compile(self, source: str, count: int) -> types.CodeType:
         filename = f"<graded cell {count}>"
-        self.sources[filename] = source.splitlines()
+        self._keep_source(filename, source)
         return compile(source, filename, "exec")
+
+    def _keep_source(self, filename: str, source: str) -> None:
+        """Keep a cell's lines for its traceback, and in `linecache` as IPython does (a
+        failure's words may read the failing line: `puzzlekit.grading.messages`)."""
+        self.sources[filename] = source.splitlines()
+        linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
 
     def run_given(self, source: str, count: int) -> None:
         """Run a given (locked) cell here too, so that the tests use the judge's copy."""
@@ -490,7 +503,8 @@ class Judge:
         if failure is None:
             status = "partly right" if partial else "passed"
         elif isinstance(failure, NotImplementedError) or (
-                isinstance(failure, NameError) and "is not defined" in str(failure)):
+                isinstance(failure, NameError) and "is not defined" in str(failure)
+                and not raised_before(str(getattr(failure, "name", "")))):
             status = "not written"
         else:
             status = "failed"
@@ -500,6 +514,7 @@ class Judge:
     def _error_output(self, e: BaseException) -> dict[str, Any]:
         ename = type(e).__name__
         evalue = explain(e) or str(e)
+        evalue += earlier_words(evalue)     # a diagnosis found before this failure
         chunks = [f"{red('-' * 75)}\n{red(ename)}"
                   "                            Traceback (most recent call last)"]
         tb = e.__traceback__
@@ -859,11 +874,15 @@ class Judge:
         `RemoteClass`, the judge's own import of a module it may import, or a handle."""
         reply = self._request({"kind": "names", "names": [name]}, name)
         found = reply.get("names", {}).get(name)
+        if type(found) is dict and found.get("kind") == "missing":
+            raised = found.get("raised")       # the student's cell's error, as words
+            remember_raised(name, raised if type(raised) is str else None)
         kinds = ("data", "callable", "object", "class", "module")
         if type(found) is not dict or found.get("kind") not in kinds:
             raise KeyError(name)
         if found["kind"] == "callable":
-            return RemoteFunction(self, name)
+            returns = found.get("returns")      # how its code returns, as the kernel read it
+            return RemoteFunction(self, name, returns if returns in RETURN_KINDS else None)
         if found["kind"] == "module":
             module = _own_module(found.get("module"), self._import)
             if module is not None:

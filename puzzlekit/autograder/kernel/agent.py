@@ -51,6 +51,7 @@ from typing import Any
 
 from ...grading import forbidding
 from ...grading.instrument import Recorder
+from ...grading.messages import raised_before, return_kind
 from .. import wire
 
 _handles: dict[int, object] = {}
@@ -487,12 +488,20 @@ def _operate(req: dict) -> dict[str, Any]:
         return {"ok": True, "error": _error(e)}
 
 
+def _return_kind(value: object) -> str | None:
+    try:
+        return return_kind(value)
+    except Exception:       # a source that cannot be read: nothing said of it
+        return None
+
+
 def _names(req: dict) -> dict[str, Any]:
     space = _namespace()
     found: dict[str, Any] = {}
     for name in req["names"]:
         if name not in space:
-            found[name] = {"kind": "missing"}
+            # the error of the cell that would have bound it, if it raised one
+            found[name] = {"kind": "missing", "raised": raised_before(name)}
             continue
         value = space[name]
         try:
@@ -507,6 +516,8 @@ def _names(req: dict) -> dict[str, Any]:
             else:
                 kind = "callable" if callable(value) else "object"
                 found[name] = {"kind": kind, "value": ["x", _as_handle(value)]}
+                if kind == "callable":      # its source is here: how its code returns
+                    found[name]["returns"] = _return_kind(value)
     return {"ok": True, "names": found}
 
 
