@@ -35,6 +35,8 @@ T = TypeVar("T")
 #: the backstop on the clock: this many times the CPU seconds, and at least this much more
 BACKSTOP_FACTOR = 5.0
 BACKSTOP_EXTRA = 20.0
+#: seconds between two more signals once the time is up (the first may be lost)
+REPEAT = 0.05
 
 
 def backstop(seconds: float) -> float:
@@ -93,8 +95,10 @@ def within(seconds: float, func: Callable[..., T], *args: Any,
     armed = [True]
 
     def time_up(signum: int, frame: object) -> None:
-        if armed[0]:
-            armed[0] = False
+        # raised again at every tick until the call has ended: an exception raised while
+        # a finaliser (__del__, a weakref callback) runs is lost, and a bare `except:` in
+        # the student's code may swallow one
+        if armed[0] and getattr(getattr(frame, "f_code", None), "co_name", "") != "__del__":
             raise TimeUp("cpu" if signum == signal.SIGPROF else "wall")
 
     old_prof = signal.signal(signal.SIGPROF, time_up)
@@ -102,8 +106,8 @@ def within(seconds: float, func: Callable[..., T], *args: Any,
     stopped: str | None = None
     try:
         try:
-            signal.setitimer(signal.ITIMER_PROF, seconds)
-            signal.setitimer(signal.ITIMER_REAL, backstop(seconds))
+            signal.setitimer(signal.ITIMER_PROF, seconds, REPEAT)
+            signal.setitimer(signal.ITIMER_REAL, backstop(seconds), REPEAT)
             return None, time.process_time() - started, func(*args, **kwargs)
         finally:   # a timer may go off even here, while another exception is on its way
             armed[0] = False

@@ -139,3 +139,26 @@ def test_an_interrupted_runaway_leaves_no_boards_behind():
     _after_cell(_Result(error))
     gc.collect()
     assert ref[0]() is None
+
+
+def test_a_runaway_that_makes_garbage_with_finalisers_is_stopped_all_the_same():
+    """A signal's exception raised inside a finaliser (__del__) is lost: the limit
+    signals again every 50 ms of computing time until the call has ended."""
+    code = textwrap.dedent("""
+        from puzzlekit.grading import run_with_timeout
+        class Node:
+            def __del__(self):
+                sum(range(200))
+        def churn():
+            while True:
+                a, b = Node(), Node()
+                a.other, b.other = b, a      # a cycle: the collector runs the finalisers
+        try:
+            run_with_timeout(0.3, churn)
+        except AssertionError as e:
+            print(e)
+    """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert "churn did not finish within 0.3 seconds of computing time" in done.stdout, \
+        done.stderr[-2000:]

@@ -165,7 +165,8 @@ def test_the_judge_sees_the_board_its_call_gave_the_students_code(tmp_path):
     assert error["evalue"].split("\n")[0] == (
         "list index out of range (on a 2×3 board: does your code assume a 3×3 board "
         "(a fixed 3 or range(3))?)")
-    assert judge.last_cell["mistakes"] == []      # a question, not a named mistake
+    # a question, named for the class report as the cases' questions are
+    assert [m["name"] for m in judge.last_cell["mistakes"]] == ["assumes-3x3"]
 
 
 class _Ran:
