@@ -98,7 +98,8 @@ def first_sentence(cell: Any) -> str:
 
 
 def grade(assignment: str, answer: dict[str, str]) -> dict[str, list[Any]]:
-    """grade id -> [score, max score, first sentence] of the answered exercises' tests."""
+    """grade id -> [score, max score, first sentence, the mistakes the grader named] of
+    the answered exercises' tests."""
     from nbgrader.utils import determine_grade
 
     from puzzlekit.autograder.grader.autograde import WalledExecute
@@ -111,7 +112,9 @@ def grade(assignment: str, answer: dict[str, str]) -> dict[str, list[Any]]:
         meta = _meta(cell)
         if meta.get("grade") and cell.cell_type == "code":
             score, most = determine_grade(cell, log)
-            out[meta["grade_id"]] = [score, most, first_sentence(cell)]
+            named = [m.get("name") for m in
+                     cell.get("metadata", {}).get("puzzlekit", {}).get("mistakes", [])]
+            out[meta["grade_id"]] = [score, most, first_sentence(cell), named]
     return out
 
 

@@ -40,7 +40,7 @@ SHARES = [ANSWERS[k::3] for k in range(3)]
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
-    """corpus -> answer -> grade id -> [score, max score, first sentence]."""
+    """corpus -> answer -> grade id -> [score, max score, first sentence, named]."""
     out = tmp_path_factory.mktemp("fair-marks")
     procs = [subprocess.Popen([sys.executable, str(HERE / "harness.py"), ",".join(CORPORA),
                                str(out / f"share{k}.json"),
@@ -78,12 +78,14 @@ def test_every_answer_gets_its_fair_marks_and_the_cause_it_planted(graded, corpu
     cells = graded[corpus][answer]
     loses = module.LOSES[answer]
     causes = module.CAUSE.get(answer, {})
-    lost = {gid: round(most - score, 2) for gid, (score, most, _) in cells.items()
+    lost = {gid: round(most - score, 2) for gid, (score, most, *_) in cells.items()
             if score != most}
     assert lost == loses, {gid: cells[gid] for gid in set(lost) | set(loses)}
     for gid, words in causes.items():
         said = cells[gid][2]
         assert words in said, f"{gid}: {said!r} does not name {words!r}"
-    for gid, (score, most, said) in cells.items():
+    for gid, (score, most, said, *named) in cells.items():
         assert "visited set" not in said or "asked for the next states" in said \
             or "expands boards it has already expanded" in said, said
+        if not loses:       # a right answer: the grader names no mistake, in any cell
+            assert named in ([], [[]]), (gid, named)
