@@ -48,9 +48,12 @@ class Cases:
         the student's code there (an IndexError, say) is named so."""
         try:
             yield
+        except (NotImplementedError, NameError):
+            raise       # not written yet, or not defined: the cell says so, as without cases
         except Exception as e:      # a check's AssertionError, or the student's own error
             crashed = not isinstance(e, AssertionError)
-            self.failed.append(self._words(e, what, new_size or (size if crashed else None)))
+            self.failed.append(self._words(e, what, new_size or (size if crashed else None),
+                                           after_3x3=new_size is not None))
             self.lost += worth
             if self.award is not None:
                 withdraw(*self.award)
@@ -60,7 +63,8 @@ class Cases:
             partly(*self.award)
 
     @staticmethod
-    def _words(e: Exception, what: str, size: tuple[int, int] | None) -> str:
+    def _words(e: Exception, what: str, size: tuple[int, int] | None,
+               after_3x3: bool = False) -> str:
         named = shown(made(), str(e))       # a diagnosis the check made says more
         if size is not None and size != (3, 3) and not named:
             # the evidence: the checks before the cases (3×3 boards) passed, this failed
@@ -70,9 +74,10 @@ class Cases:
             own = str(e).strip() or type(e).__name__
             if type(e).__name__ != "AssertionError":
                 own = f"{type(e).__name__}: {own}"
-            return mistake("assumes-3x3", f"{what}: right on the 3×3 boards before, but not "
-                           f"on this {rows}×{cols} board: does your code assume {shape} "
-                           f"board ({fixed})?\n{own}")
+            seen = ("right on the 3×3 boards before, but not on this" if after_3x3 else
+                    "your code failed on this")
+            return mistake("assumes-3x3", f"{what}: {seen} {rows}×{cols} board: does your "
+                           f"code assume {shape} board ({fixed})?\n{own}")
         words = (explain(e) or str(e) or type(e).__name__).strip()
         return words if words.startswith(what) else f"{what}: {words}"
 

@@ -626,7 +626,9 @@ def take_partial() -> tuple[float, str] | None:
 
 def _wrapped(text: str, width: int = 88) -> str:
     """`text` in lines of at most `width` characters (feedback pages do not scroll)."""
-    return "\n".join(textwrap.fill(line, width, subsequent_indent="  ")
+    # never inside a hyphenated word: "breadth-first" stays whole, to be read and found
+    return "\n".join(textwrap.fill(line, width, subsequent_indent="  ",
+                                   break_on_hyphens=False)
                      for line in text.splitlines())
 
 
