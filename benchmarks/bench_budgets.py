@@ -50,7 +50,8 @@ def _grade(name: str, clock: bool) -> tuple[float, float, bool]:
         nb, _ = executor.preprocess(nb, {"metadata": {"path": folder}})
     wall, used = time.monotonic() - started, _cpu() - cpu
     full = all(determine_grade(c, logging.getLogger())[0] == c.metadata["nbgrader"]["points"]
-               for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade"))
+               for c in nb.cells
+               if c.cell_type == "code" and c.metadata.get("nbgrader", {}).get("grade"))
     return wall, used, full
 
 
