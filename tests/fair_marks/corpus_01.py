@@ -117,3 +117,12 @@ CAUSE: dict[str, dict[str, str]] = {
     "print_moves_changes_board": {"print_moves_tests": "copy"},
     "print_moves_3x3_only": {"print_moves_tests": "4×4"},
 }
+
+#: test cell -> the named mistakes (docs/mistakes.md) the grader must record there, and no
+#: others: a name is evidence the grader saw (a cell not listed records none)
+NAMED: dict[str, dict[str, list[str]]] = {
+    "findZero_column_row": {"findZero_tests": ["findZero-column-row"]},
+    "nextStates_list_inline": {"nextStates_tests": ["list-not-set"]},
+    "nextStates_hardwired_3x3": {"nextStates_tests": ["move-missing"]},
+    "print_moves_3x3_only": {"print_moves_tests": ["assumes-3x3"]},
+}

@@ -534,3 +534,16 @@ CAUSE: dict[str, dict[str, str]] = {
     "ucs_goal_at_generation": {"ucs_tests": "cheapest path costs"},
     "iddfs_never_gives_up": {"iddfs_tests": "cannot be reached"},
 }
+
+#: test cell -> the named mistakes (docs/mistakes.md) the grader must record there, and no
+#: others: a name is evidence the grader saw (a cell not listed records none)
+NAMED: dict[str, dict[str, list[str]]] = {
+    "ucs_goal_at_generation": {"ucs_tests": ["ucs-stops-early"]},
+    "search_other_argument_order": {"search_tests": ["arguments-in-another-order"], "search_report_tests": ["arguments-in-another-order"]},
+    "search_visited_list": {"search_tests": ["too-slow"], "search_report_tests": ["too-slow"]},
+    "bfs_hardwired_3x3": {"bfs_tests": ["assumes-3x3"], "bfs_hard_tests": ["assumes-3x3"]},
+    "dfs_recursion": {"dfs_tests": ["recursion-too-deep"]},
+    "dfs_backwards": {"dfs_tests": ["path-backwards"]},
+    "search_path_without_start": {"search_tests": ["path-without-start"]},
+    "iddfs_never_gives_up": {"iddfs_tests": ["too-slow"]},
+}

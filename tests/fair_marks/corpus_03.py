@@ -223,3 +223,14 @@ CAUSE: dict[str, dict[str, str]] = {
     "solver_with_wrong_solvable": {"solvable_tests": "expected: False got: True",
                                    "solver_tests": "your solvable returns"},
 }
+
+#: test cell -> the named mistakes (docs/mistakes.md) the grader must record there, and no
+#: others: a name is evidence the grader saw (a cell not listed records none)
+NAMED: dict[str, dict[str, list[str]]] = {
+    "manhattan_square_only": {"manhattan_tests": ["assumes-3x3"]},
+    "solver_with_wrong_solvable": {"solver_tests": ["own-part-wrong"]},
+    "manhattan_counts_blank": {"manhattan_tests": ["heuristic-counts-blank"]},
+    "astar_greedy": {"astar_tests": ["astar-not-shortest"], "astar_more_tests": ["astar-not-shortest"]},
+    "astar_paths_closed_set": {"astar_more_tests": ["astar-never-reopens"]},
+    "solver_hardwired_3x3": {"solver_tests": ["assumes-3x3"]},
+}
