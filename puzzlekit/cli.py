@@ -249,7 +249,8 @@ def _integrity(args: argparse.Namespace) -> int:
 
 
 def _grade(args: argparse.Namespace) -> int:
-    from .course.class_grading import course_config, grade_class, print_report, watch
+    from .course.class_grading import (course_config, grade_class, interrupts_not_lost,
+                                       print_report, watch)
     if args.workers == 0:
         raise PuzzleError("--workers must be at least 1")
     if args.feedback and not args.watch:
@@ -263,23 +264,24 @@ def _grade(args: argparse.Namespace) -> int:
     log.setLevel(logging.WARNING)     # nbgrader's converters log every file at INFO
     log.propagate = False
     config = course_config(args.course_root, args.nbgrader_options)
-    try:
-        if args.watch:
-            watch(args.assignment, args.course_root, interval=args.interval,
-                  feedback=args.feedback, workers=args.workers, dask=args.dask, config=config,
-                  progress="log" if args.progress == "auto" else args.progress, log=log,
-                  job_timeout=args.job_timeout)
-            return EXIT_OK
-        report = grade_class(args.assignment, args.course_root, force=args.force,
-                             workers=args.workers, dask=args.dask, students=args.student,
-                             progress=args.progress, config=config, log=log,
-                             job_timeout=args.job_timeout)
-    finally:
-        log.removeHandler(handler)
-    print_report(report)
-    if report.interrupted:
-        return 130
-    return EXIT_OK if report.ok else EXIT_WRONG
+    with interrupts_not_lost():      # a Ctrl-C lost in a finaliser comes again
+        try:
+            if args.watch:
+                watch(args.assignment, args.course_root, interval=args.interval,
+                      feedback=args.feedback, workers=args.workers, dask=args.dask,
+                      config=config, log=log, job_timeout=args.job_timeout,
+                      progress="log" if args.progress == "auto" else args.progress)
+                return EXIT_OK
+            report = grade_class(args.assignment, args.course_root, force=args.force,
+                                 workers=args.workers, dask=args.dask, students=args.student,
+                                 progress=args.progress, config=config, log=log,
+                                 job_timeout=args.job_timeout)
+        finally:
+            log.removeHandler(handler)
+        print_report(report)
+        if report.interrupted:
+            return 130
+        return EXIT_OK if report.ok else EXIT_WRONG
 
 
 def _extend(args: argparse.Namespace) -> int:

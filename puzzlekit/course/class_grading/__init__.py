@@ -41,6 +41,7 @@ is bounded by the course's own budget (``WalledExecute.notebook_timeout``), as w
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import json
 import logging
@@ -49,7 +50,7 @@ import re
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -504,6 +505,29 @@ def grade_class(assignment: str, course_root: str | os.PathLike[str] = ".", *,
             display.close()
     run.outcome = outcome
     return _finish(report, run, pending, t_start)
+
+
+@contextlib.contextmanager
+def interrupts_not_lost() -> Iterator[None]:
+    """While the block runs, a Ctrl-C that lands in a finaliser (a weakref callback, a
+    ``__del__``), where Python reports it as unraisable and goes on, is delivered again to
+    the main thread: grading stops, and nbgrader cleans up the submission it was on."""
+    import _thread
+    old = sys.unraisablehook
+
+    def hook(unraisable: Any) -> None:
+        if isinstance(unraisable.exc_value, KeyboardInterrupt):
+            # from another thread, a moment later: the finaliser will have ended (if
+            # not, this hook runs again)
+            threading.Timer(0.05, _thread.interrupt_main).start()
+            return
+        old(unraisable)
+
+    sys.unraisablehook = hook
+    try:
+        yield
+    finally:
+        sys.unraisablehook = old
 
 
 def _grade_here(run: _Run, config: Any, assignment: str, pending: list[str], force: bool,
