@@ -69,8 +69,9 @@ class Cases:
         if size is not None and size != (3, 3) and not named:
             # the evidence: the checks before the cases (3×3 boards) passed, this failed
             rows, cols = size
-            shape = "a square" if rows != cols else "a 3×3"
-            fixed = "rows == columns" if rows != cols else "a fixed 3, or range(3)"
+            # a board that is not square fails code that assumes either; say both
+            shape = "a square or a 3×3" if rows != cols else "a 3×3"
+            fixed = "rows == columns, or a fixed 3" if rows != cols else "a fixed 3, or range(3)"
             own = str(e).strip() or type(e).__name__
             if type(e).__name__ != "AssertionError":
                 own = f"{type(e).__name__}: {own}"

@@ -5,7 +5,8 @@ None is the course's model answer: each is in a style seen in students' work els
 in, a search that prints as it goes, an empty result for "no path"). `LOSES` says what a
 fair grader takes from each, test cell by test cell (nothing: full marks), and `CAUSE`
 what the first sentence of each losing cell must name.
-The points: search 3, search report 2, bfs 3, bfs on hard boards 2, dfs 3, ucs 4, iddfs 3.
+The points: search 3, search report 2, bfs 3, bfs on hard boards 2, solve_pos 4, dfs 3,
+ucs 4, iddfs 3.
 """
 
 ASSIGNMENT = "02-uninformed-search"
@@ -488,6 +489,79 @@ def iddfs(start, goal):
             return r
     return None
 '''},
+    # solve_pos with whole paths in the queue (the path's length is the depth)
+    "solve_pos_paths": {"solve_pos_solution": """
+def solve_pos(p, maxmove):
+    parents = {str(p): None}
+    queue = deque([[p]])
+    while queue:
+        path = queue.popleft()
+        if path[-1] == A:
+            print(len(path) - 1, "moves")
+            for q in path:
+                print_pos(q)
+            return len(path) - 1
+        if len(path) - 1 < maxmove:
+            for q in neighbors(path[-1]):
+                if str(q) not in parents:
+                    parents[str(q)] = path[-1]
+                    queue.append(path + [q])
+    print_pos(p)
+    print("unsolved")
+"""},
+    # solve_pos that prints only the number of moves
+    "solve_pos_prints_count": {"solve_pos_solution": """
+def solve_pos(p, maxmove):
+    parents = {str(p): None}
+    depth = {str(p): 0}
+    queue = deque([p])
+    while queue:
+        u = queue.popleft()
+        if u == A:
+            n = depth[str(u)]
+            print("Solved in", n, "moves")
+            return n
+        if depth[str(u)] < maxmove:
+            for v in neighbors(u):
+                if str(v) not in parents:
+                    parents[str(v)] = u
+                    depth[str(v)] = depth[str(u)] + 1
+                    queue.append(v)
+    print_pos(p)
+    print("unsolved")
+    return None
+"""},
+    # solve_pos whose depth test comes after the goal test of the children, one too deep
+    "solve_pos_one_too_deep": {"solve_pos_solution": """
+def solve_pos(p, maxmove):
+    parents = {str(p): None}
+    depth = {str(p): 0}
+    queue = deque([p])
+    if p == A:
+        print("0 moves")
+        print_pos(p)
+        return 0
+    while queue:
+        u = queue.popleft()
+        if depth[str(u)] > maxmove:
+            continue
+        for v in neighbors(u):
+            if str(v) in parents:
+                continue
+            parents[str(v)] = u
+            depth[str(v)] = depth[str(u)] + 1
+            if v == A:
+                path = [v]
+                while parents[str(path[-1])] is not None:
+                    path.append(parents[str(path[-1])])
+                print(len(path) - 1, "moves")
+                for q in reversed(path):
+                    print_pos(q)
+                return len(path) - 1
+            queue.append(v)
+    print_pos(p)
+    print("unsolved")
+"""},
 }
 
 #: test cell -> the points a fair grader takes (a cell not named: full marks)
@@ -514,6 +588,9 @@ LOSES: dict[str, dict[str, float]] = {
     "dfs_backwards": {"dfs_tests": 3},
     "ucs_best_dict": {},
     "iddfs_fixed_range": {},
+    "solve_pos_paths": {},
+    "solve_pos_prints_count": {"solve_pos_tests": 1},
+    "solve_pos_one_too_deep": {"solve_pos_tests": 1},
 }
 
 #: test cell -> words the first sentence of its failure (or partial credit) must hold
@@ -533,6 +610,8 @@ CAUSE: dict[str, dict[str, str]] = {
     "dfs_backwards": {"dfs_tests": "from the goal back to the start"},
     "ucs_goal_at_generation": {"ucs_tests": "cheapest path costs"},
     "iddfs_never_gives_up": {"iddfs_tests": "cannot be reached"},
+    "solve_pos_prints_count": {"solve_pos_tests": "the number of positions"},
+    "solve_pos_one_too_deep": {"solve_pos_tests": "longer than maxmove"},
 }
 
 #: test cell -> the named mistakes (docs/mistakes.md) the grader must record there, and no
@@ -546,4 +625,5 @@ NAMED: dict[str, dict[str, list[str]]] = {
     "dfs_backwards": {"dfs_tests": ["path-backwards"]},
     "search_path_without_start": {"search_tests": ["path-without-start"]},
     "iddfs_never_gives_up": {"iddfs_tests": ["too-slow"]},
+    "solve_pos_one_too_deep": {"solve_pos_tests": ["longer-than-limit"]},
 }

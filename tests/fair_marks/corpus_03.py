@@ -1,7 +1,8 @@
 """Answers to assignment 3 (Informed search) written as real students write them.
 
 See corpus_02 for what ANSWERS, LOSES and CAUSE hold. The points: hamming 2,
-manhattan 3, astar 3, astar on more boards 2, solver 4 (and the others, not tried here).
+manhattan 3, astar 3, astar on more boards 2, sign 2, solvable 2, solver 4 (and the
+others, not tried here).
 """
 
 ASSIGNMENT = "03-informed-search"
@@ -198,6 +199,38 @@ def solver(source):
         print_board(state)
     print(f"Minimum number of moves = {len(path) - 1}")
 '''},
+    # hamming that walks range(3) by range(3)
+    "hamming_range3": {"hamming_solution": '''
+def hamming(S, goal):
+    count = 0
+    for i in range(3):
+        for j in range(3):
+            if S[i][j] != 0 and S[i][j] != goal[i][j]:
+                count += 1
+    return count
+'''},
+    # sign with true division (a float, equal to the int)
+    "sign_true_division": {"sign_solution": '''
+def sign(p):
+    num = 1
+    den = 1
+    for i in range(len(p)):
+        for j in range(i + 1, len(p)):
+            num = num * (p[j] - p[i])
+            den = den * (j - i)
+    return num / den
+'''},
+    # solvable by the inversion rule of each width, without sign
+    "solvable_by_inversions": {"solvable_solution": '''
+def solvable(S):
+    n = len(S)
+    tiles = [x for row in S for x in row if x != 0]
+    inv = sum(1 for i in range(len(tiles)) for j in range(i + 1, len(tiles)) if tiles[i] > tiles[j])
+    if n % 2 == 1:
+        return inv % 2 == 0
+    blank_row = findZero(S)[0]
+    return (inv + (n - 1 - blank_row)) % 2 == 0
+'''},
 }
 
 LOSES: dict[str, dict[str, float]] = {
@@ -209,9 +242,12 @@ LOSES: dict[str, dict[str, float]] = {
     "astar_prints_nodes": {},
     "astar_greedy": {"astar_tests": 2, "astar_more_tests": 1},
     "solver_plain": {},
-    "solver_with_wrong_solvable": {"solvable_tests": 2, "solver_tests": 2},
+    "solver_with_wrong_solvable": {"solvable_tests": 0.5, "solver_tests": 2},
     "solver_astar_prints": {},
     "solver_hardwired_3x3": {"solver_tests": 2},
+    "hamming_range3": {"hamming_tests": 1},
+    "sign_true_division": {},
+    "solvable_by_inversions": {},
 }
 
 CAUSE: dict[str, dict[str, str]] = {
@@ -220,17 +256,20 @@ CAUSE: dict[str, dict[str, str]] = {
     "astar_greedy": {"astar_tests": "shortest", "astar_more_tests": "shortest"},
     "astar_paths_closed_set": {"astar_more_tests": "A* must then take it out again"},
     "solver_hardwired_3x3": {"solver_tests": "does your code assume a 3×3 board"},
-    "solver_with_wrong_solvable": {"solvable_tests": "expected: False got: True",
+    "solver_with_wrong_solvable": {"solvable_tests": "the blank's row counts too",
                                    "solver_tests": "your solvable returns"},
+    "hamming_range3": {"hamming_tests": "does your code assume a 3×3 board"},
 }
 
 #: test cell -> the named mistakes (docs/mistakes.md) the grader must record there, and no
 #: others: a name is evidence the grader saw (a cell not listed records none)
 NAMED: dict[str, dict[str, list[str]]] = {
     "manhattan_square_only": {"manhattan_tests": ["assumes-3x3"]},
-    "solver_with_wrong_solvable": {"solver_tests": ["own-part-wrong"]},
+    "solver_with_wrong_solvable": {"solvable_tests": ["parity-ignores-blank-row"],
+                                   "solver_tests": ["own-part-wrong"]},
     "manhattan_counts_blank": {"manhattan_tests": ["heuristic-counts-blank"]},
     "astar_greedy": {"astar_tests": ["astar-not-shortest"], "astar_more_tests": ["astar-not-shortest"]},
     "astar_paths_closed_set": {"astar_more_tests": ["astar-never-reopens"]},
     "solver_hardwired_3x3": {"solver_tests": ["assumes-3x3"]},
+    "hamming_range3": {"hamming_tests": ["assumes-3x3"]},
 }

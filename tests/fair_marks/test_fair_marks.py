@@ -1,6 +1,6 @@
 """Fair marks for answers written as real students write them, on a busy machine.
 
-Each corpus module (corpus_01, corpus_02, corpus_03: 40 answers in the styles of students'
+Each corpus module (corpus_01 to corpus_04: 54 answers in the styles of students'
 work found elsewhere) says what a fair grader takes from each answer, test cell by test
 cell, and what the first sentence of each losing cell must name. They are graded as the
 course grades (`harness.py`: the course's execute step, the shipped settings, nbgrader's
@@ -25,7 +25,7 @@ pytest.importorskip("nbgrader")
 pytestmark = [pytest.mark.nbgrader, pytest.mark.slow]
 
 HERE = Path(__file__).resolve().parent
-CORPORA = ("corpus_01", "corpus_02", "corpus_03")
+CORPORA = ("corpus_01", "corpus_02", "corpus_03", "corpus_04")
 
 
 def _corpus(name: str):

@@ -52,7 +52,7 @@ def test_another_size_after_3x3_boards_is_named_as_a_question():
     points, why = take_partial()
     assert points == 2.5
     assert why.startswith("manhattan on 2×3 boards: right on the 3×3 boards before, but not "
-                          "on this 2×3 board: does your code assume a square board")
+                          "on this 2×3 board: does your code assume a square or a 3×3 board")
     assert why.endswith("expected: 4 got: 3")
 
 

@@ -41,9 +41,10 @@ def astar(start, goal, h):
     return None
 '''},
     # The sign of the tiles read as they stand, without first moving the blank home:
-    # right only when the blank is already in the corner. Loses solvable (2) and half the
-    # solver (2: the 2×2 and 4×4 cases, where it refuses a solvable board; the solver's
-    # test names the student's solvable as the part that is wrong).
+    # right on boards of odd width (there a move keeps the sign), wrong on even ones.
+    # Loses the 2×2 and 4×4 boards of solvable (0.5, named as the parity rule of an odd
+    # width) and half the solver (2: the 2×2 and 4×4 cases, where it refuses a solvable
+    # board; the solver's test names the student's solvable as the part that is wrong).
     "solvable_blank_not_moved_home": {"solvable_solution": '''
 def solvable(S):
     return sign([x for row in S for x in row if x != 0]) == 1
@@ -120,7 +121,7 @@ def hamming(S, goal):
 LOSES: dict[str, dict[str, float]] = {
     "manhattan_counts_blank": {"manhattan_tests": 3},
     "astar_forgets_g": {"astar_tests": 2, "astar_more_tests": 1, "solver_tests": 4},
-    "solvable_blank_not_moved_home": {"solvable_tests": 2, "solver_tests": 2},
+    "solvable_blank_not_moved_home": {"solvable_tests": 0.5, "solver_tests": 2},
     "inversions_count_the_blank": {"inversions_tests": 2},
     "manhattan_from_puzzlekit": {"manhattan_tests": 3},
     "manhattan_wrong_goal": {"manhattan_tests": 3},
@@ -147,7 +148,8 @@ MISTAKES: dict[str, dict[str, str]] = {
     "astar_forgets_g": {"astar_tests": "astar-not-shortest",
                         "astar_more_tests": "astar-not-shortest",
                         "solver_tests": "own-part-wrong"},
-    "solvable_blank_not_moved_home": {"solver_tests": "own-part-wrong"},
+    "solvable_blank_not_moved_home": {"solvable_tests": "parity-ignores-blank-row",
+                                      "solver_tests": "own-part-wrong"},
     "inversions_count_the_blank": {"inversions_tests": "inversions-count-blank"},
     "manhattan_from_puzzlekit": {"manhattan_tests": "used-the-reference"},
     "manhattan_wrong_goal": {"manhattan_tests": "ignores-the-goal"},
