@@ -87,9 +87,11 @@ c.Autograde.sanitize_preprocessors = [
     *with_quiet_overwrite(Autograde.class_traits()["sanitize_preprocessors"].default())]
 filter_nbgraders_warnings()
 
-# Each cell gets 30 seconds; an endless loop is interrupted and grading goes on. (The
-# tests' own limits on a student's search count computing time, not the clock: see
-# docs/instructors.md, "Time limits".) The words name no cause: the grader saw none.
+# Each cell gets 30 seconds of computing time (the kernel's CPU time: a busy grading
+# machine costs no cell; the clock is only a backstop, 5 times as long); an endless loop
+# is interrupted and grading goes on. The tests' own limits on a student's search count
+# computing time too (docs/instructors.md, "Time limits"). The words name no cause: the
+# grader saw none. (A cell stopped by the backstop is told it waited rather than computed.)
 CELL_SECONDS = 30
 c.Execute.timeout = CELL_SECONDS
 c.Execute.interrupt_on_timeout = True
@@ -97,7 +99,8 @@ c.Execute.error_on_timeout = {
     "ename": "CellTimeoutError",
     "evalue": "this cell ran too long and was stopped",
     "traceback": [f"\x1b[0;31mCellTimeoutError\x1b[0m: this cell ran too long and was stopped "
-                  f"(after {CELL_SECONDS} seconds).\nThe cells after it were graded as usual; "
+                  f"(after {CELL_SECONDS} seconds of computing time).\nThe cells after it were "
+                  f"graded as usual; "
                   f"run it in your own notebook to see what takes so long."],
 }
 

@@ -28,8 +28,21 @@ def test_a_dead_kernel_costs_only_its_cell(run):
                                         "print(x)"))
     assert first[0].text == "42\n"
     assert killer[-1].ename == "KernelDied"
-    assert killer[-1].evalue == KERNEL_DIED.format(memory="2G")
+    assert killer[-1].evalue == KERNEL_DIED.format(
+        how=": it ended with exit status 1, as a call of os._exit(1) would")
     assert after[0].text == "42\n"       # replayed, then run in the fresh kernel
+
+
+def test_a_kernel_killed_by_a_signal_is_told_the_signal_and_no_guess(run):
+    killed, crashed = run(notebook(
+        "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)",
+        "import ctypes\nctypes.string_at(0)"))
+    assert killed[-1].evalue.startswith("the Python kernel stopped while running this cell: "
+                                        "it was stopped by signal 9 (SIGKILL).\n")
+    assert crashed[-1].evalue.startswith("the Python kernel stopped while running this "
+                                         "cell: it crashed inside Python (signal 11, SIGSEGV)")
+    for said in (killed[-1].evalue, crashed[-1].evalue):
+        assert "memory" not in said and "os._exit" not in said
 
 
 def test_a_cell_that_ignores_interrupts_costs_only_its_cell(run):

@@ -76,3 +76,40 @@ def test_code_that_waits_is_stopped_by_the_backstop_and_told_so(run, monkeypatch
     assert "nap was stopped after 2 seconds on the clock" in said, said
     assert "waiting for something" in said
     assert time.monotonic() - started < 40
+
+
+# ---------------------------------------------------------------------------
+# A student's own cell: its seconds are computing time too (`CellBudget`)
+
+def test_a_cell_that_computes_its_seconds_on_a_busy_machine_is_not_stopped(run):
+    n = loops_for(1.0)
+    started = time.monotonic()
+    with throttled(share=0.15):
+        cells = run(notebook(WORK, f"total = work({n})", "print(total)"), timeout=2)
+    took = time.monotonic() - started
+    assert errors(cells[1]) == [], cells[1]
+    assert text(cells[2]) == f"{n * (n - 1) // 2}\n"
+    assert took > 4.0       # the cell took longer on the clock than its 2 seconds
+
+
+def test_a_runaway_cell_is_stopped_by_its_computing_time_and_the_next_cells_run(run):
+    with throttled(share=0.3):
+        cells = run(notebook(WORK, "spin()", "print(6 * 7)"), timeout=1)
+    (name, said), = errors(cells[1])
+    assert name == "CellTimeoutError" and "computed for 1 s and was stopped" in said, said
+    assert "KeyboardInterrupt" not in str(cells[1])
+    assert text(cells[2]) == "42\n"
+
+
+def test_a_cell_that_waits_is_stopped_by_the_backstop_and_told_so(run, monkeypatch):
+    from puzzlekit.grading import budget
+    monkeypatch.setattr(budget, "BACKSTOP_FACTOR", 2.0)
+    monkeypatch.setattr(budget, "BACKSTOP_EXTRA", 0.0)
+    started = time.monotonic()
+    cells = run(notebook(WORK, "nap()", "print(6 * 7)"), timeout=1)
+    (name, said), = errors(cells[1])
+    assert said.startswith("this cell was stopped after 2 seconds on the clock, though it "
+                           "computed for only 0."), said
+    assert "waiting for something" in said
+    assert text(cells[2]) == "42\n"
+    assert time.monotonic() - started < 40

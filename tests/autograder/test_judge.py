@@ -213,7 +213,8 @@ def faulty_judge(tmp_path, fault: str) -> Judge:
 
 def test_a_kernel_fault_fails_only_that_test(tmp_path):
     said = outcome(faulty_judge(tmp_path, "died"))
-    assert "kernel stopped while running findZero" in said and "2G" in said
+    # what the channel saw of its end is all it says (this one saw nothing)
+    assert "kernel stopped while running findZero.\n" in said and "os._exit" not in said
 
 
 def test_a_timeout_inside_run_with_timeout_gives_its_message(tmp_path):

@@ -3,6 +3,8 @@ plain nbgrader: they run in the grader, where the test's names live, each time t
 student's code uses them (the kernel asks over its stdin channel), and the student's
 code still cannot change a verdict."""
 
+import re
+
 import pytest
 
 pytest.importorskip("nbgrader")
@@ -219,4 +221,6 @@ forever(slow)
     (name, value), = errors(cells[1])
     assert "used the test's function slow for longer than the grader" in " ".join(
         value.split()), value
+    calls = re.search(r"it called it ([\d,]+) times", " ".join(value.split()))
+    assert calls and int(calls.group(1).replace(",", "")) > 1, value   # what was seen
     assert errors(cells[2]) == []      # the kernel answers the next test

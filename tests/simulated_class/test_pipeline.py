@@ -219,7 +219,7 @@ def test_grading_goes_on_after_an_endless_loop(course):
 def test_a_dead_kernel_is_explained_to_the_student(course):
     a = course.assignments[ASSIGNMENTS[HOSTILE_ON - 1]]
     feedback = page_text(course.feedback_html(a.name, "hostile_kernel_exit"))
-    assert "KernelDied" in feedback and "os._exit()" in feedback
+    assert "KernelDied" in feedback and "exit status 1, as a call of os._exit(1)" in feedback
 
 
 # ---------------------------------------------------------------------------

@@ -32,9 +32,12 @@ Use it in ``nbgrader_config.py``::
 
 from __future__ import annotations
 
+import contextlib
 import json
+import math
 import os
 import secrets
+import signal
 import shutil
 import tempfile
 import time
@@ -50,16 +53,24 @@ from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbgrader.preprocessors import Execute  # type: ignore[import-untyped]
 from traitlets import Bool, Float, Integer, Unicode
 
+from ...grading.budget import backstop
 from ...grading.messages import error_line, error_output
 from ..kernel.agent import REPLY, REQUEST
 from .judge import Judge, KernelFault, explain_limit
+from .cell_budget import CellBudget
 from .kernel_clock import KernelClock
+from .kernel_end import clause, ended_words
 from .plainfiles import copy_plain_tree, ignore_names
 
-KERNEL_DIED = ("the Python kernel stopped while running this cell.\nDid the code call "
-               "os._exit() or sys.exit(), or use more memory than a graded notebook may "
-               "({memory})? The kernel was restarted and the cells before this one were run "
-               "again; the cells after it were graded as usual.")
+#: {how}: what was seen of how it ended (`kernel_end.ended_words`), or nothing
+KERNEL_DIED = ("the Python kernel stopped while running this cell{how}.\nThe kernel was "
+               "restarted and the cells before this one were run again; the cells after it "
+               "were graded as usual.")
+CELL_TOO_LONG = ("this cell computed for {seconds:g} s and was stopped; the cells after "
+                 "it were graded as usual.")
+CELL_WAITED = ("this cell was stopped after {seconds:g} seconds on the clock, though it "
+               "computed for only {cpu:.1f} s:\nis it waiting for something (input(), "
+               "time.sleep, a lock)? The cells after it were graded as usual.")
 KERNEL_HUNG = ("this cell ran too long and did not stop when interrupted, so its kernel "
                "was stopped.\nThe kernel was restarted and the cells before this one were "
                "run again; the cells after it were graded as usual.")
@@ -264,6 +275,72 @@ class WalledExecute(Execute):
             launch["groups"] = launch_cgroups(launch["report"], launch["pid"])
             launch["clock"] = KernelClock(launch["pid"], launch["groups"])
 
+    def _get_timeout(self, cell: Any) -> int | None:
+        """A cell's time on the clock: the backstop of its computing time where the
+        kernel's CPU time can be read (`CellBudget` stops it), never past the notebook's
+        time."""
+        timeout = super()._get_timeout(cell)
+        if timeout is not None and self.cpu_clock() is not None:
+            timeout = math.ceil(backstop(timeout))
+        left = self._time_left()
+        if left is None:
+            return timeout
+        left_int = max(1, int(left) + 1)
+        return left_int if timeout is None else min(timeout, left_int)
+
+    def _signal_kernel(self, signum: int) -> None:
+        """Send `signum` to the kernel's process group, as its manager interrupts it (from
+        `CellBudget`'s thread, which cannot use the manager's event loop)."""
+        provisioner = getattr(self.km, "provisioner", None)
+        pgid = getattr(provisioner, "pgid", None)
+        process = getattr(provisioner, "process", None)
+        with contextlib.suppress(OSError, ProcessLookupError):
+            if pgid:
+                os.killpg(pgid, signum)
+            elif process is not None:
+                process.send_signal(signum)
+
+    def _out_of_computing_time(self, cell: Any, spent: CellBudget) -> None:
+        """The cell computed its seconds and was interrupted: its KeyboardInterrupt
+        becomes the course's words for a cell that ran too long (a cell that ended, well
+        or with an error of its own, before the interrupt landed keeps its outputs)."""
+        outputs = [o for o in cell.outputs
+                   if not (o.output_type == "error" and o.get("ename") == "KeyboardInterrupt")]
+        if len(outputs) == len(cell.outputs):
+            return
+        words = self.error_on_timeout or {}
+        cell.outputs = outputs + [nbformat.from_dict({"output_type": "error", **words})
+                                  if words.get("evalue") else error_output(
+                                      "CellTimeoutError", CELL_TOO_LONG.format(
+                                          seconds=spent.seconds))]
+
+    @staticmethod
+    def _waited(cell: Any, spent: CellBudget, seconds: float) -> None:
+        """The clock's backstop stopped a cell that computed less than its seconds: say
+        so, instead of the words for a cell that computed too long."""
+        used = spent.used()
+        if not spent.active or spent.fired or used is None or used >= spent.seconds:
+            return
+        if not any(o.output_type == "error" and o.get("ename") == "CellTimeoutError"
+                   for o in cell.outputs):
+            return      # it was not stopped
+        kept = [o for o in cell.outputs if not (o.output_type == "error" and o.get("ename")
+                                                in ("CellTimeoutError", "KeyboardInterrupt"))]
+        cell.outputs = kept + [
+                error_output("CellTimeoutError", CELL_WAITED.format(
+                    seconds=seconds, cpu=used))]
+
+    def kernel_end(self) -> str:
+        """What was seen of how the kernel that just stopped ended ('' when nothing):
+        a kill for memory its cgroup counted, a signal, an exit status."""
+        process = getattr(getattr(self.km, "provisioner", None), "process", None)
+        status = None
+        with contextlib.suppress(Exception):
+            status = process.wait(timeout=2) if process is not None else None
+        launches = getattr(self, "_launches", None)
+        groups = launches[-1].get("groups", {}) if launches else {}
+        return ended_words(status, groups, self.memory_limit)
+
     def cpu_clock(self) -> float | None:
         """Seconds of CPU the running kernel's processes used so far (None: unknown);
         the judge's budgets for the student's code count these (`KernelClock`)."""
@@ -371,15 +448,6 @@ class WalledExecute(Execute):
             self.judge.notebook_deadline = time.monotonic() + left
             self.judge.notebook_seconds = self._notebook_seconds()
 
-    def _get_timeout(self, cell: Any) -> int | None:
-        """A cell's timeout, never past the notebook's time."""
-        timeout = super()._get_timeout(cell)
-        left = self._time_left()
-        if left is None:
-            return timeout
-        left_int = max(1, int(left) + 1)
-        return left_int if timeout is None else min(timeout, left_int)
-
     def process_message(self, msg: dict[str, Any], cell: Any, cell_index: int) -> Any:
         """Count every output as it arrives; past the cell's or the notebook's bytes, drop
         it (the cell gets one line that says so)."""
@@ -437,8 +505,16 @@ class WalledExecute(Execute):
             self._set_count(self._count)
         self._kernel_count = self._count + 1
         fatal = False
+        spend = CellBudget(self.cpu_clock, float(self.timeout or 0),
+                            lambda: self._signal_kernel(signal.SIGINT),
+                            lambda: self._signal_kernel(signal.SIGKILL))
         try:
-            cell, resources = super().preprocess_cell(cell, resources, index)
+            with spend:
+                cell, resources = super().preprocess_cell(cell, resources, index)
+            if spend.fired and not spend.hung:
+                self._out_of_computing_time(cell, spend)
+            else:
+                self._waited(cell, spend, self._get_timeout(cell) or 0)
             if any(o.get("ename") == "CellTimeoutError" for o in cell.outputs
                    if o.output_type == "error") and not self._responsive():
                 fatal = True
@@ -450,14 +526,16 @@ class WalledExecute(Execute):
                                                  for o in cell.outputs):
                 cell.outputs.append(nbformat.from_dict(
                     {"output_type": "error", **self.error_on_timeout}))
+            self._waited(cell, spend, self._get_timeout(cell) or 0)
             if not self._responsive():
                 fatal = True
                 cell.outputs.append(error_output("KernelStopped", KERNEL_HUNG))
                 self._recover()
         except DeadKernelError:
             fatal = True
-            cell.outputs = list(cell.get("outputs", [])) + [error_output(
-                "KernelDied", KERNEL_DIED.format(memory=self.memory_limit))]
+            cell.outputs = list(cell.get("outputs", [])) + ([error_output(
+                "KernelStopped", KERNEL_HUNG)] if spend.hung else [error_output(
+                    "KernelDied", KERNEL_DIED.format(how=clause(self.kernel_end())))])
             self.log.warning("The kernel died in cell %d; restarting it. Its last words:\n%s",
                              index, self._kernel_log_tail())
             self._recover()

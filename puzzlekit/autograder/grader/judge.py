@@ -171,6 +171,7 @@ from .crossing import (
     bound_names,
 )
 from .handles import Remote, RemoteClass, RemoteFunction, RemoteIterator, _handle_only
+from .kernel_end import clause
 from .verdict_words import (
     BAD_RANDOM,
     FORBIDDEN,
@@ -310,7 +311,7 @@ class Judge:
         #: how deep the judge is in answering the kernel's questions (`_answer`), and
         #: the seconds it spent on them in this cell, with the last question
         self._answering = 0
-        self._answered: tuple[float, str] | None = None
+        self._answered: tuple[float, str, int] | None = None   # seconds, prompt, calls
         #: the objects given to each call into the kernel now under way, innermost last
         self._calls_given: list[list[Any]] = []
         self._remotes: dict[int, Remote] = {}   # one handle per kernel object
@@ -360,7 +361,7 @@ class Judge:
             # most of the judge's time went into the test's function, which the student's
             # code called (the moment the watchdog strikes tells less: it may be anywhere)
             return TEST_FUNCTION_TOO_LONG.format(name=self._asked_about(self._answered[1]),
-                                                 seconds=seconds)
+                                                 seconds=seconds, calls=self._answered[2])
         return JUDGE_TOO_LONG.format(seconds=seconds)
 
     def kernel_changed(self) -> None:
@@ -632,8 +633,9 @@ class Judge:
                     name=name, seconds=round(timeout, 1))))
                 late.waited = fault.kind == "waited"
                 raise late from None
-            raise KernelStopped(KERNEL_DIED.format(name=name, memory=self.limits["memory"])) \
-                from None
+            ended = getattr(self.channel, "kernel_end", None)
+            how = clause(ended() if callable(ended) else "")
+            raise KernelStopped(KERNEL_DIED.format(name=name, how=how)) from None
         if type(reply) is dict and reply.get("too_big"):
             raise AssertionError(TOO_BIG.format(why=str(reply.get("fault", ""))[:200]))
         if type(reply) is not dict or reply.get("ok") is not True:
@@ -659,7 +661,8 @@ class Judge:
                     answer = self._answer_question(prompt)
                 finally:
                     spent = time.monotonic() - started
-                    self._answered = ((self._answered or (0.0, ""))[0] + spent, prompt)
+                    before, _, calls = self._answered or (0.0, "", 0)
+                    self._answered = (before + spent, prompt, calls + 1)
             try:
                 return json.dumps(answer, separators=(",", ":"))
             except (TypeError, ValueError):

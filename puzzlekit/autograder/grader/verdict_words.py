@@ -11,9 +11,9 @@ from ...grading.messages import GRADER_LIMIT
 #: the widest line of a message in the feedback (its page does not scroll sideways)
 WIDTH = 90
 
-KERNEL_DIED = ("the Python kernel stopped while running {name}:\ndid your code call "
-               "os._exit() or sys.exit(), or use more memory than a graded\nnotebook may "
-               "({memory})? The kernel was restarted for the next tests.")
+#: {how}: what was seen of how it ended (`kernel_end`), or nothing
+KERNEL_DIED = ("the Python kernel stopped while running {name}{how}.\nThe kernel was "
+               "restarted for the next tests.")
 TOO_LONG = "{name} did not finish within {seconds:g} seconds and was stopped."
 MEMORY = ("your code used more memory than a graded notebook may ({memory})\nand was "
           "stopped: does a search keep more states than it needs?")
@@ -43,8 +43,8 @@ def explain_limit(ename: str, evalue: str, limits: dict[str, str]) -> str | None
 FORBIDDEN = ("your code called puzzlekit's ready-made {name};\nthis exercise asks you to "
              "write it yourself")
 TEST_FUNCTION_TOO_LONG = ("your code used the test's {name} for longer than the grader "
-                          "spends on one test cell\n({seconds:g} s) and was stopped: does "
-                          "it call it again and again, in a loop\nthat never ends?")
+                          "spends on one test cell\n({seconds:g} s): it called it {calls:,} "
+                          "times, and was stopped")
 JUDGE_TOO_LONG = ("the grader's checks of what your code returned took longer than "
                   "{seconds:g} s,\nthe most the grader spends on one test cell, and were "
                   "stopped (your code itself\nwas not timed out). Does it return something "
