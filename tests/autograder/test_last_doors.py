@@ -1,0 +1,235 @@
+"""The grader's last doors (issue 33): a lazy answer keeps its call's terms.
+
+A handle the judge gets back from the kernel (a generator, a ``map`` object, any object
+whose methods run the student's code) carries the references forbidden and the time
+budget in force when the call that produced it ran, for every later step and operation
+on it. First in one process (the judge and its agent, as tests/autograder/
+test_judge_values.py does; a fake CPU clock the student's code advances), then through
+the real grading pipeline (`WalledExecute` on the course's own notebooks, cut to the
+answered exercises by tests/fair_marks/harness.py), with the integrity report.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from harness import grade, source_notebook
+
+from puzzlekit.autograder.grader.judge import Judge, KernelFault
+from puzzlekit.autograder.kernel import agent
+from puzzlekit.course.integrity import scan_notebook
+
+
+class Clocked:
+    """The student's kernel in this process, with a CPU clock that only the student's
+    code advances (``burn(seconds)``), and a kernel's answer to a call past its CPU
+    deadline: interrupted."""
+
+    def __init__(self, space: dict[str, Any]) -> None:
+        self.space, self.cpu = space, 0.0
+        space["burn"] = self.burn
+
+    def burn(self, seconds: float) -> None:
+        self.cpu += seconds
+
+    def cpu_clock(self) -> float:
+        return self.cpu
+
+    def request(self, req: dict[str, Any], timeout: float, answer: Any = None,
+                cpu_deadline: float | None = None) -> dict[str, Any]:
+        original = agent._namespace
+        agent._namespace = lambda: self.space  # type: ignore[assignment]
+        try:
+            reply = json.loads(agent.answer(json.loads(json.dumps(req))))
+        finally:
+            agent._namespace = original  # type: ignore[assignment]
+        if cpu_deadline is not None and self.cpu > cpu_deadline:
+            raise KernelFault("timeout")
+        return reply
+
+
+GIVEN = ("import puzzlekit\nfrom puzzlekit.grading import forbid_reference, "
+         "run_with_timeout\nS = ((1, 0), (2, 3))\n")
+
+
+def judged(code: str) -> Judge:
+    space: dict[str, Any] = {"__name__": "__main__"}
+    judge = Judge(Clocked(space), call_timeout=5, judge_timeout=5)
+    exec("import puzzlekit\n" + code, space)
+    judge.run_given(GIVEN, 1)
+    return judge
+
+
+def failure(judge: Judge, test: str) -> str | None:
+    outputs = judge.run_test(test, 2)
+    errors = [o for o in outputs if o["output_type"] == "error"]
+    return f"{errors[-1]['ename']}: {errors[-1]['evalue']}" if errors else None
+
+
+LAZY_REFERENCE = "def lazy(S):\n    yield puzzlekit.findZero(S)\n"
+
+
+def test_a_generator_stepped_after_its_forbid_block_still_may_not_call_the_reference():
+    message = failure(judged(LAZY_REFERENCE),
+                      "with forbid_reference('findZero'):\n    g = lazy(S)\n"
+                      "assert list(g) == [(0, 1)]\n")
+    assert message is not None and "ready-made findZero" in message
+
+
+def test_a_generator_made_without_a_forbid_block_still_steps_freely():
+    assert failure(judged(LAZY_REFERENCE), "g = lazy(S)\nassert list(g) == [(0, 1)]\n") \
+        is None
+
+
+def test_a_map_of_the_reference_made_under_forbid_is_caught_when_consumed():
+    code = "import puzzlekit as pk\ndef lazy(S):\n    return map(pk.__getattr__, ['find' + " \
+           "'Zero'])\n"
+    message = failure(judged(code), "with forbid_reference('findZero'):\n    m = lazy(S)\n"
+                                    "f = next(m)\nassert f(S) == (0, 1)\n")
+    # the look-up itself is fine, the function it returns is the kernel's: calling it
+    # on the handle runs under the terms of the call that made the map
+    assert message is not None and "ready-made findZero" in message
+
+
+@pytest.mark.parametrize("use", ["set(box)", "len(box)", "box == box2", "box[0]"])
+def test_an_objects_own_methods_run_with_the_reference_forbidden(use):
+    code = ("class Box:\n    def _ask(self):\n        return puzzlekit.findZero(S)\n"
+            "    def __iter__(self):\n        return iter([self._ask()])\n"
+            "    def __len__(self):\n        return len(self._ask())\n"
+            "    def __eq__(self, other):\n        return self._ask() == (0, 1)\n"
+            "    __hash__ = object.__hash__\n"
+            "    def __getitem__(self, i):\n        return self._ask()[i]\n"
+            "S = ((1, 0), (2, 3))\ndef boxed(S):\n    return Box()\n")
+    inside = failure(judged(code), "with forbid_reference('findZero'):\n"
+                                   f"    box, box2 = boxed(S), boxed(S)\n    {use}\n")
+    after = failure(judged(code), "with forbid_reference('findZero'):\n"
+                                  f"    box, box2 = boxed(S), boxed(S)\n{use}\n")
+    assert inside is not None and "ready-made findZero" in inside
+    assert after is not None and "ready-made findZero" in after
+
+
+SLOW_GENERATOR = ("def slow(seconds):\n    yield 1\n    burn(seconds)\n    yield 2\n"
+                  "def steps(seconds, n):\n    for _ in range(n):\n"
+                  "        burn(seconds)\n        yield 0\n")
+
+
+def test_a_generators_later_work_counts_against_its_calls_time():
+    message = failure(judged(SLOW_GENERATOR), "g = run_with_timeout(1, slow, 5)\n"
+                                              "assert list(g) == [1, 2]\n")
+    assert message is not None and "slow did not finish within 1 second of computing " \
+        "time" in message
+
+
+def test_the_steps_share_the_calls_budget():
+    judge = judged(SLOW_GENERATOR)
+    assert failure(judge, "g = run_with_timeout(1, steps, 0.3, 3)\n"
+                          "assert list(g) == [0, 0, 0]\n") is None    # 0.9 s of 1
+    message = failure(judge, "g = run_with_timeout(1, steps, 0.3, 4)\n"
+                             "assert list(g) == [0, 0, 0, 0]\n")      # 1.2 s of 1
+    assert message is not None and "did not finish within 1 second" in message
+
+
+def test_a_cheap_lazy_answer_keeps_its_points():
+    assert failure(judged(SLOW_GENERATOR), "g = run_with_timeout(1, slow, 0.5)\n"
+                                           "assert list(g) == [1, 2]\n") is None
+
+
+# --- through the real grading pipeline: the course's notebooks ------------------------
+
+LATER = """
+import puzzlekit as _pk
+
+def _lazily(make):
+    yield from make()
+
+def _later(start, goal, make):
+    # the edge cases answered at once, the search itself only when the test steps it
+    if start == goal:
+        return [start]
+    if not _pk.is_solvable(start, goal):
+        return None
+    return _lazily(make)
+
+"""
+
+#: a stub that answers with puzzlekit's own search, run only when the test steps it
+LAZY_STUBS = {
+    "02-uninformed-search": {
+        "search_solution": LATER + "def search(nextStates, start, goal):\n"
+                                   "    return _later(start, goal, lambda: _pk.search("
+                                   "nextStates, start, goal))\n",
+        "bfs_solution": LATER + "def bfs(board):\n"
+                                "    S = _pk.from_flat(board)\n"
+                                "    G = _pk.goal_state(len(S))\n"
+                                "    p = _later(S, G, lambda: _pk.solve(S).moves)\n"
+                                "    return '' if p == [S] else p\n",
+        "dfs_solution": LATER + "def dfs(start, goal):\n"
+                                "    return _later(start, goal, lambda: _pk.solve(start, "
+                                "goal).path)\n",
+        "iddfs_solution": LATER + "def iddfs(start, goal):\n"
+                                  "    return _later(start, goal, lambda: _pk.solve(start, "
+                                  "goal).path)\n",
+    },
+    "03-informed-search": {
+        "astar_solution": LATER + "def astar(start, goal, h):\n"
+                                  "    return _later(start, goal, lambda: _pk.solve(start, "
+                                  "goal).path)\n",
+    },
+}
+
+#: the same through puzzlekit's own look-up, with names the report cannot read
+MAP_STUBS = {
+    "02-uninformed-search": {
+        "dfs_solution": "import puzzlekit as _pk\n\n"
+                        "def _found(names, *args):\n"
+                        "    for f in map(_pk.__getattr__, names):\n"
+                        "        yield from f(*args).path\n\n"
+                        "def dfs(start, goal):\n"
+                        "    return _found(['so' + 'lve'], start, goal)\n",
+    },
+}
+
+#: the tests the stubs earned before the judge kept a call's terms (14 of 27, 5 of 20)
+EARNED_BEFORE = {"02-uninformed-search": {"search_tests": 3, "bfs_tests": 3,
+                                          "bfs_hard_tests": 2, "dfs_tests": 3,
+                                          "iddfs_tests": 3},
+                 "03-informed-search": {"astar_tests": 3, "astar_more_tests": 2}}
+
+
+def _submitted(assignment: str, answers: dict[str, str]) -> Any:
+    nb = source_notebook(assignment)
+    for cell in nb.cells:
+        gid = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if gid in answers:
+            cell.source = answers[gid]
+    return nb
+
+
+@pytest.mark.nbgrader
+@pytest.mark.parametrize("assignment", sorted(LAZY_STUBS))
+def test_a_lazy_stub_earns_nothing_and_is_named(assignment, monkeypatch):
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    graded = grade(assignment, LAZY_STUBS[assignment])
+    earned = {gid: graded[gid][0] for gid in EARNED_BEFORE[assignment]}
+    assert sum(earned.values()) == 0, earned
+    for gid in EARNED_BEFORE[assignment]:
+        assert "ready-made" in graded[gid][2] and "used-the-reference" in graded[gid][3], \
+            (gid, graded[gid])
+    found = scan_notebook(_submitted(assignment, LAZY_STUBS[assignment]),
+                          source_notebook(assignment))
+    named = {f.grade_id for f in found if f.kind == "reference-call"}
+    assert named == set(LAZY_STUBS[assignment]), found
+
+
+@pytest.mark.nbgrader
+def test_a_map_over_puzzlekits_look_up_earns_nothing_and_is_named(monkeypatch):
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    assignment = "02-uninformed-search"
+    graded = grade(assignment, MAP_STUBS[assignment])
+    assert graded["dfs_tests"][0] == 0 and "ready-made solve" in graded["dfs_tests"][2]
+    found = scan_notebook(_submitted(assignment, MAP_STUBS[assignment]),
+                          source_notebook(assignment))
+    assert [f.grade_id for f in found if f.kind == "reference-call"] == ["dfs_solution"], \
+        found
