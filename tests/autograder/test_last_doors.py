@@ -198,6 +198,17 @@ EARNED_BEFORE = {"02-uninformed-search": {"search_tests": 3, "bfs_tests": 3,
                  "03-informed-search": {"astar_tests": 3, "astar_more_tests": 2}}
 
 
+def graded_for_nothing(assignment: str, answers: dict[str, dict[str, str]],
+                       before: dict[str, dict[str, int]], monkeypatch: Any) -> dict[str, Any]:
+    """Grade `answers` of `assignment`; the tests they earned points in `before` (the
+    grader before this change) earn nothing now."""
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    graded = grade(assignment, answers[assignment])
+    earned = {gid: graded[gid][0] for gid in before[assignment]}
+    assert sum(earned.values()) == 0, earned
+    return graded
+
+
 def _submitted(assignment: str, answers: dict[str, str]) -> Any:
     nb = source_notebook(assignment)
     for cell in nb.cells:
@@ -210,10 +221,7 @@ def _submitted(assignment: str, answers: dict[str, str]) -> Any:
 @pytest.mark.nbgrader
 @pytest.mark.parametrize("assignment", sorted(LAZY_STUBS))
 def test_a_lazy_stub_earns_nothing_and_is_named(assignment, monkeypatch):
-    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
-    graded = grade(assignment, LAZY_STUBS[assignment])
-    earned = {gid: graded[gid][0] for gid in EARNED_BEFORE[assignment]}
-    assert sum(earned.values()) == 0, earned
+    graded = graded_for_nothing(assignment, LAZY_STUBS, EARNED_BEFORE, monkeypatch)
     for gid in EARNED_BEFORE[assignment]:
         assert "ready-made" in graded[gid][2] and "used-the-reference" in graded[gid][3], \
             (gid, graded[gid])
@@ -233,3 +241,99 @@ def test_a_map_over_puzzlekits_look_up_earns_nothing_and_is_named(monkeypatch):
                           source_notebook(assignment))
     assert [f.grade_id for f in found if f.kind == "reference-call"] == ["dfs_solution"], \
         found
+
+
+# --- the course's tests bind nothing a student can read --------------------------------
+
+#: answers with no algorithm: each reads the answer a test bound as a global (the judge
+#: gives the student's code the names a test binds that its functions read, as plain
+#: nbgrader does, where the test runs in the kernel), or says what the visible tests show
+READ_GLOBALS = {
+    "02-uninformed-search": {
+        "solve_pos_solution": (
+            "shortest = None\n\ndef solve_pos(p, maxmove):\n    print(p)\n"
+            "    if p == list(range(1, 16)) + [' ']:\n        return 0\n"
+            "    if shortest is None or shortest > maxmove:\n        print('unsolved')\n"
+            "        return None\n    return shortest\n"),
+    },
+    "03-informed-search": {
+        "sign_solution": (
+            "want = None\n\ndef sign(p):\n"
+            "    return {(1, 3, 2): -1, (1, 2, 3, 4): 1, (2, 3, 1): 1}.get(tuple(p), want)\n"),
+        "solvable_solution": (
+            "want = None\n\ndef solvable(S):\n"
+            "    seen = {((1, 2, 3), (4, 5, 6), (8, 7, 0)): False}\n"
+            "    return seen.get(S, True if want is None else want)\n"),
+        "inversions_solution": (
+            "want = want_inv = None\n\ndef num_inversions(squares):\n"
+            "    return want if want_inv is None else want_inv\n\n"
+            "def same_parity(a, g):\n    return True if want_inv is None else want\n"),
+    },
+}
+EARNED_FROM_GLOBALS = {"02-uninformed-search": {"solve_pos_tests": 4},
+                       "03-informed-search": {"sign_tests": 2, "solvable_tests": 2,
+                                              "inversions_tests": 2}}
+
+
+@pytest.mark.nbgrader
+@pytest.mark.parametrize("assignment", sorted(READ_GLOBALS))
+def test_an_answer_that_reads_the_tests_globals_earns_nothing(assignment, monkeypatch):
+    graded_for_nothing(assignment, READ_GLOBALS, EARNED_FROM_GLOBALS, monkeypatch)
+
+
+def test_the_courses_tests_hand_out_no_answers():
+    from puzzlekit.course.test_globals import readable_answers
+    for assignment in ("01-states-and-moves", "02-uninformed-search", "03-informed-search",
+                       "04-fifteen-puzzle"):
+        assert readable_answers(source_notebook(assignment)) == [], assignment
+
+
+def _source(*cells: tuple[str, str]) -> Any:
+    """A source notebook of (kind, source) cells: "answer", "test" or "given"."""
+    from nbformat.v4 import new_code_cell, new_notebook
+    out = []
+    for i, (kind, text) in enumerate(cells):
+        cell = new_code_cell(text)
+        cell.metadata["nbgrader"] = {"solution": kind == "answer", "grade": kind == "test",
+                                     "locked": kind != "answer", "grade_id": f"{kind}{i}",
+                                     "schema_version": 3, **({"points": 1}
+                                                             if kind == "test" else {})}
+        out.append(cell)
+    return new_notebook(cells=out)
+
+
+ANSWER = ("answer", "def solve_pos(p, maxmove):\n    return 0\n")
+
+
+@pytest.mark.parametrize("test, named", [
+    # an answer from a forbidden reference, bound before the call: readable
+    ("shortest = puzzlekit.solve(S).length\nwith forbid_reference('solve'):\n"
+     "    moves = solve_pos(p, 20)\nassert_equal(moves, shortest, 'moves')\n", ["shortest"]),
+    # a constant the test checks against, bound by its loop
+    ("for p, shortest in [([1, 2], 3)]:\n    moves = solve_pos(p, 20)\n"
+     "    assert moves == shortest\n", ["shortest"]),
+    # the test's own name: never given to the student's code
+    ("_shortest = puzzlekit.solve(S).length\nwith forbid_reference('solve'):\n"
+     "    moves = solve_pos(p, 20)\nassert_equal(moves, _shortest, 'moves')\n", []),
+    # bound after the last call: nothing of the student's runs while it is bound
+    ("with forbid_reference('solve'):\n    moves = solve_pos(p, 20)\n"
+     "shortest = puzzlekit.solve(S).length\nassert_equal(moves, shortest, 'moves')\n", []),
+    # the student is given it anyway (an argument), or it builds what the student is given
+    ("shortest = puzzlekit.solve(S).length\nwith forbid_reference('solve'):\n"
+     "    moves = solve_pos(p, shortest)\nassert_equal(moves, shortest, 'moves')\n", []),
+    ("for d in [3]:\n    q = list(p) + [d]\n    moves = solve_pos(q, 20)\n"
+     "    assert moves == d\n", []),
+    # what the student's code returned is the student's own
+    ("moves = solve_pos(p, 20)\ngot = moves + 1\nagain = solve_pos(p, 20)\n"
+     "assert got == again + 1\n", []),
+])
+def test_generate_warns_of_a_test_that_hands_out_its_answer(test, named):
+    from puzzlekit.course.author_check import answer_warnings
+    from puzzlekit.course.test_globals import readable_answers
+    nb = _source(("given", "import puzzlekit\nS = ((1, 0), (2, 3))\np = [1, 0, 2, 3]\n"),
+                 ANSWER, ("test", test))
+    assert [found.name for found in readable_answers(nb)] == named
+    warnings = answer_warnings(nb, "ps1")
+    assert len(warnings) == len(named)
+    for warning, name in zip(warnings, named):
+        assert f"'{name}'" in warning and f"_{name}" in warning and "test2" in warning
