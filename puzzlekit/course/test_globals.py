@@ -36,7 +36,7 @@ class ReadableAnswer:
     name: str
 
     def warning(self, notebook: str = "the notebook") -> str:
-        return (f"{notebook}, test cell {self.grade_id} (line {self.line}): the test binds "
+        return (f"{notebook}, cell {self.grade_id}, line {self.line}: the test binds "
                 f"{self.name!r}, a value it checks against, as a global before it calls the "
                 f"student's code, which can read it (`return {self.name}` would pass). Name "
                 f"it _{self.name}: the grader never gives a name with a leading underscore "
@@ -240,6 +240,9 @@ def readable_answers(nb: Mapping[str, Any]) -> list[ReadableAnswer]:
                 elif _called(node.func).startswith(("assert", "check")):
                     for arg in args:
                         mine |= _checked(arg, callers)
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            for name in _names(stmt) - {stmt.name}:     # what the test's function reads
+                flows.setdefault(name, set()).add(stmt.name)
         targets, value = _binding(stmt)
         if not targets:
             continue

@@ -326,6 +326,9 @@ ANSWER = ("answer", "def solve_pos(p, maxmove):\n    return 0\n")
     # what the student's code returned is the student's own
     ("moves = solve_pos(p, 20)\ngot = moves + 1\nagain = solve_pos(p, 20)\n"
      "assert got == again + 1\n", []),
+    # a list the test's own function fills, given to the student's code with it
+    ("calls = []\ndef h(T):\n    calls.append(T)\n    return 0\n"
+     "moves = solve_pos(p, h)\nassert len(calls) == 1\n", []),
 ])
 def test_generate_warns_of_a_test_that_hands_out_its_answer(test, named):
     from puzzlekit.course.author_check import answer_warnings
@@ -336,4 +339,50 @@ def test_generate_warns_of_a_test_that_hands_out_its_answer(test, named):
     warnings = answer_warnings(nb, "ps1")
     assert len(warnings) == len(named)
     for warning, name in zip(warnings, named):
-        assert f"'{name}'" in warning and f"_{name}" in warning and "test2" in warning
+        assert f"'{name}'" in warning and f"_{name}" in warning and "cell test2" in warning
+
+
+# --- smaller doors -------------------------------------------------------------------
+
+def test_a_students_stop_iteration_does_not_pass_an_all_of_map():
+    from test_judge_values import failure as plain_failure
+    from test_judge_values import student
+    judge, _ = student("def never(x):\n    raise StopIteration\n")
+    message = plain_failure(judge, "assert all(map(never, [1, 2, 3]))\n")
+    assert message is not None and "never raised StopIteration" in message
+
+
+@pytest.mark.parametrize("raised", ["subprocess.CalledProcessError(1, 'make')",
+                                    "subprocess.TimeoutExpired('make', 3)",
+                                    "json.JSONDecodeError('bad', 'x', 0)"])
+def test_an_exception_that_looks_like_the_graders_own_fails_only_its_cell(raised):
+    from test_judge_values import failure as plain_failure
+    from test_judge_values import student
+    judge, _ = student(f"import json, subprocess\ndef f():\n    raise {raised}\n")
+    message = plain_failure(judge, "f()\n")       # the notebook goes on: a failed cell
+    assert message is not None and message.split(":")[0] == raised.split("(")[0].split(".")[1]
+    assert plain_failure(judge, "import json, subprocess\ntry:\n    f()\n"
+                                f"except {raised.split('(')[0]}:\n    pass\n") is None
+
+
+LOOK_ALIKE = '''
+class _Letters:
+    def __iter__(self):
+        return iter(["moveDown", "moveLeft", "moveRight", "moveUp"])
+    def values(self):
+        return ["D", "L", "R", "U"]
+    def items(self):
+        return []
+
+LETTER_OF = _Letters()
+'''
+
+
+@pytest.mark.nbgrader
+def test_a_look_alike_letter_of_earns_nothing(monkeypatch):
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    assignment = "01-states-and-moves"
+    assert grade(assignment, {"LETTER_OF_solution": LOOK_ALIKE})["LETTER_OF_tests"][0] == 0
+    assert grade(assignment, {"LETTER_OF_solution": (
+        "LETTER_OF = dict(moveUp='D', moveDown='U', moveLeft='R', moveRight='L')\n")}
+    )["LETTER_OF_tests"][0] == 1

@@ -491,7 +491,11 @@ class Judge:
                      "data": {"text/html": markup, "text/plain": "<boards>"}}
                     for markup in self._html]
         if failure is not None:
-            outputs.append(self._error_output(failure))
+            try:
+                outputs.append(self._error_output(failure))
+            except Exception:       # its text cannot be written: the cell fails all the same
+                outputs.append(self._error_output(AssertionError(
+                    f"{type(failure).__name__} (the grader could not read its message)")))
         else:
             # partial credit: nbgrader takes a number as the cell's value for its score
             leftover = take_partial()
@@ -1011,6 +1015,7 @@ class Judge:
         if type(error) is not dict:
             return AssertionError(f"{name} failed in your kernel")
         ename, evalue = str(error.get("ename", "Exception")), str(error.get("evalue", ""))
+        error_dict = error
         limit = explain_limit(ename, evalue, self.limits)
         own_words = False
         if ename == "MemoryError":
@@ -1024,6 +1029,12 @@ class Judge:
         elif ename == "KeyboardInterrupt":
             return CallTimeout(mistake("too-slow", TOO_LONG.format(name=name,
                                                                    seconds=self.call_timeout)))
+        elif ename in ("StopIteration", "StopAsyncIteration"):
+            # raised by a call, it would end the test's loop around it for good (an
+            # all(map(...)) of the test would pass): an error, as in a generator (PEP 479)
+            error = RuntimeError(STOP_ITERATION.format(name=name, ename=ename))
+            setattr(error, "student_traceback", list(error_lines(error_dict)))
+            return error
         chain = _chain(error.get("chain"))
         cls: type[BaseException] | None = None
         if chain and chain[0][1].rpartition(".")[2] == ename:
@@ -1046,16 +1057,29 @@ class Judge:
             if cls.__module__ == "builtins" or cls.__str__ is _student_str:
                 exc = cls(*args)
             else:       # a real class of another module: its __init__ is not run
+                cls = self._own_str(cls)
                 exc = cls.__new__(cls, *args)
                 exc.args = args
         except Exception:
             exc = StudentCodeError(f"{ename}: {evalue}")
         if type(exc).__str__ is _student_str:
             setattr(exc, "_student_text", evalue)       # str(e) as the kernel said it
-        traceback = error.get("traceback")
-        lines = [str(x) for x in traceback] if type(traceback) is list else []
-        setattr(exc, "student_traceback", lines)
+        setattr(exc, "student_traceback", error_lines(error))
         return exc
+
+    def _own_str(self, cls: type[BaseException]) -> type[BaseException]:
+        """A real exception class of another module, with the kernel's text as its str:
+        its own __str__ would read attributes its __init__ (never run here) sets
+        (``CalledProcessError.returncode``), and fail while the failure is written."""
+        key = (("$own", cls.__module__), ("$own", cls.__qualname__))
+        made = self._twins.get(key)
+        if made is None:
+            made = type(cls.__name__, (cls,), {"__module__": cls.__module__,
+                                               "__qualname__": cls.__qualname__,
+                                               "__str__": _student_str,
+                                               "__repr__": _student_repr})
+            self._twins[key] = made
+        return made
 
     # -- the student's globals, as a test cell left them ------------------------------
 
@@ -1281,3 +1305,19 @@ def _raise_violation(reply: dict[str, Any]) -> None:
     if type(violations) is list and violations:
         raise AssertionError(mistake("used-the-reference",
                                      FORBIDDEN.format(name=str(violations[0])[:60])))
+
+
+def error_lines(error: dict[str, Any]) -> list[str]:
+    """The student's traceback lines the kernel sent with an error."""
+    traceback = error.get("traceback")
+    return [str(x) for x in traceback] if type(traceback) is list else []
+
+
+def _student_repr(self: BaseException) -> str:
+    return f"{type(self).__name__}({_student_str(self)!r})"
+
+
+#: a student's StopIteration raised by a call, turned into an error
+STOP_ITERATION = ("{name} raised {ename}: outside a generator that ends the loop of "
+                  "whoever called it,\nso the grader counts it as an error (a generator's "
+                  "own return is fine)")
