@@ -312,7 +312,7 @@ def _extend(args: argparse.Namespace) -> int:
 def _check_tests(args: argparse.Namespace) -> int:
     import nbformat
 
-    from .course.author_check import check_model_solution
+    from .course.author_check import answer_warnings, check_model_solution
     from .course.authoring import with_kit_lines
     from .course.class_grading import course_config
     config = course_config(args.course_root)
@@ -324,6 +324,8 @@ def _check_tests(args: argparse.Namespace) -> int:
     ok = True
     for path in notebooks:
         nb = with_kit_lines(nbformat.read(path, as_version=4))
+        for warning in answer_warnings(nb, path.stem):
+            print(f"warning: {warning}", file=sys.stderr)
         result = check_model_solution(nb, str(folder), config, path.stem)
         print(result.report())
         for problem in result.problems():

@@ -8,7 +8,9 @@ course's generate step (`ModelSolutionCheck`, after `puzzlekit.course.authoring.
 notebook, solutions and hidden tests included, exactly as a submission is graded: the
 course's own execute step (`puzzlekit.autograder.grader.autograde.WalledExecute`, the wall and the judge)
 and nbgrader's own scoring of each test cell. Any test cell that does not earn its full
-points stops the release, with the cell, the line and what it said.
+points stops the release, with the cell, the line and what it said. A test cell that
+binds an answer as a global the student's code could read (``shortest = ...`` before it
+calls ``solve_pos``) gets a warning (`answer_warnings`, `puzzlekit.course.test_globals`).
 
 A test the model solution fails under the kit's grader is also run the plain way (the
 same notebook in an ordinary kernel, as plain nbgrader runs it, `plain_verdicts`). If the
@@ -38,8 +40,8 @@ from typing import Any
 from ..errors import PuzzleError
 from ..grading.messages import plain
 
-__all__ = ["CellVerdict", "ModelCheck", "ModelSolutionCheck", "advice", "check_model_solution",
-           "plain_verdicts"]
+__all__ = ["CellVerdict", "ModelCheck", "ModelSolutionCheck", "advice", "answer_warnings",
+           "check_model_solution", "plain_verdicts"]
 
 #: what the grader says when a test hands the student's code something it cannot pass
 _GRADER_CANNOT = re.compile(r"the grader cannot (pass|run|read)|cannot pass \w+ to your code")
@@ -222,6 +224,13 @@ def plain_verdicts(nb: Any, folder: str, config: Any = None) -> list[CellVerdict
     return _verdicts(executed)
 
 
+def answer_warnings(nb: Any, notebook: str = "notebook") -> list[str]:
+    """One warning per binding of a test cell that hands the student's code an answer
+    (`puzzlekit.course.test_globals`): generate and check-tests say them, and go on."""
+    from .test_globals import readable_answers
+    return [found.warning(notebook) for found in readable_answers(nb)]
+
+
 class ModelSolutionFails(Exception):
     """generate_assignment refused: the model solution does not pass its own tests."""
 
@@ -242,6 +251,8 @@ def _make_model_solution_check() -> type:
                 return nb, resources
             folder = (resources.get("metadata") or {}).get("path") or os.getcwd()
             name = (resources.get("nbgrader") or {}).get("notebook", "notebook")
+            for warning in answer_warnings(nb, name):
+                self.log.warning("puzzlekit: %s", warning)
             result = check_model_solution(nb, folder, self.config, name)
             self.log.info("puzzlekit: the model solution of %s passes its tests (%.1f s)",
                           name, result.seconds)

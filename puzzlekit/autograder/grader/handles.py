@@ -6,21 +6,86 @@ any other object a `Remote` (one handle per kernel object), an iterator a
 `RemoteClass` (``isinstance`` asks the kernel). Every operation on them is a request the
 judge sends (`puzzlekit.autograder.grader.judge.Judge.call` and ``operate``); none runs
 the student's code in the grader's process.
+
+A handle keeps the `Terms` of the call that produced it: the references the test forbade
+then, and the time budgets (`Budget`) of the ``run_with_timeout`` blocks it ran in. Every
+later use of the handle (``next``, iteration, ``len``, a comparison, a call) runs under
+those terms as well as under the test's terms at that moment: a search that returns a
+generator, whose body runs only when the test steps it, still runs with the reference
+forbidden and on the budget of the call that returned it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .. import wire
+
+
+@dataclass(eq=False)
+class Budget:
+    """The time one ``run_with_timeout`` block gave the calls in it, as it is used up:
+    seconds of the kernel's CPU time (None where it cannot be read) and seconds on the
+    clock (the backstop). Shared by every handle the block's calls returned, so that the
+    work the student's code does later, when the test uses one, counts as the call's."""
+
+    cpu_left: float | None
+    wall_left: float | None
+    #: what the student reads when the budget runs out (the block's own words)
+    message: str
+    #: the block's function's name and its backstop, for the words of a call that waited
+    name: str = "your function"
+    backstop: float = 0.0
+
+    def charge(self, cpu: float | None, wall: float) -> None:
+        """Count `cpu` seconds of computing time and `wall` seconds on the clock."""
+        if self.cpu_left is not None and cpu is not None:
+            self.cpu_left -= max(cpu, 0.0)
+        if self.wall_left is not None:
+            self.wall_left -= max(wall, 0.0)
+
+    @property
+    def spent(self) -> bool:
+        return (self.cpu_left is not None and self.cpu_left <= 0) or \
+            (self.wall_left is not None and self.wall_left <= 0)
+
+
+@dataclass(frozen=True)
+class Terms:
+    """What a handle carries from the call that produced it (see the module docstring)."""
+
+    forbid: frozenset[str] = frozenset()
+    budgets: tuple[Budget, ...] = ()
+
+    def joined(self, other: Terms) -> Terms:
+        """Both terms at once: every forbidden name, every budget (each once)."""
+        if other is self or (not other.forbid and not other.budgets):
+            return self
+        budgets = self.budgets + tuple(b for b in other.budgets
+                                       if all(b is not mine for mine in self.budgets))
+        return Terms(self.forbid | other.forbid, budgets[-MAX_BUDGETS:])
+
+
+#: no terms: a handle fetched by name, or one produced with nothing forbidden or timed
+NO_TERMS = Terms()
+#: the budgets a handle keeps at most (the innermost blocks, the latest)
+MAX_BUDGETS = 16
+
+
+def terms_of(value: object) -> Terms:
+    """The terms a handle carries (`NO_TERMS` for anything else)."""
+    if isinstance(value, Remote):
+        return object.__getattribute__(value, "_terms")  # type: ignore[no-any-return]
+    return NO_TERMS
 
 
 class Grader(Protocol):
     """What a handle asks of the judge."""
 
     def call(self, target: dict[str, Any], name: str, args: tuple[Any, ...],
-             kwargs: dict[str, Any]) -> Any: ...
+             kwargs: dict[str, Any], handle: Remote | None = None) -> Any: ...
 
     def operate(self, remote: Remote, op: str, arg: object) -> Any: ...
 
@@ -46,10 +111,11 @@ class Remote:
     """A handle on an object that lives in the student's kernel (one per object: the
     same kernel object is the same handle, so ``is`` holds between handles)."""
 
-    __slots__ = ("_judge", "_h", "_type", "_repr", "__weakref__")
+    __slots__ = ("_judge", "_h", "_type", "_repr", "_terms", "__weakref__")
 
-    def __init__(self, judge: Grader, tagged: dict[str, Any]) -> None:
+    def __init__(self, judge: Grader, tagged: dict[str, Any], terms: Terms = NO_TERMS) -> None:
         object.__setattr__(self, "_judge", judge)
+        object.__setattr__(self, "_terms", terms)
         object.__setattr__(self, "_h", tagged["$h"])
         object.__setattr__(self, "_type", str(tagged.get("type", "object"))[:100])
         object.__setattr__(self, "_repr", str(tagged.get("repr", ""))[:300])
@@ -63,7 +129,7 @@ class Remote:
         return self._op("getattr", name)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return self._judge.call({"h": self._h}, self._type, args, kwargs)
+        return self._judge.call({"h": self._h}, self._type, args, kwargs, handle=self)
 
     def __eq__(self, other: object) -> bool:
         # the student's __eq__ decides only between the student's own objects
@@ -125,8 +191,8 @@ class RemoteIterator(Remote):
 
     __slots__ = ("_buffer", "_done", "_batch")
 
-    def __init__(self, judge: Grader, tagged: dict[str, Any]) -> None:
-        super().__init__(judge, tagged)
+    def __init__(self, judge: Grader, tagged: dict[str, Any], terms: Terms = NO_TERMS) -> None:
+        super().__init__(judge, tagged, terms)
         object.__setattr__(self, "_buffer", [])
         object.__setattr__(self, "_done", False)
         object.__setattr__(self, "_batch", 64 if tagged.get("batch") is True else 1)
@@ -140,7 +206,7 @@ class RemoteIterator(Remote):
             if self._done:
                 raise StopIteration
             step = self._judge.call({"next": self._h}, f"next() of your {self._type}",
-                                    (self._batch,), {})
+                                    (self._batch,), {}, handle=self)
             if type(step) is not dict or type(step.get("items")) is not list:
                 raise TypeError(f"the grader could not step your {self._type}")
             buffer.extend(step["items"])

@@ -22,6 +22,13 @@ asks the kernel for it (`puzzlekit.autograder.kernel.agent`):
   ``next`` (a call like any other: forbidden references, `random`, printed text), so
   ``itertools.islice(endless(), 5)`` ends and a generator never runs ahead of what
   the test took (iterators over plain containers are stepped a few items at a time);
+* every handle keeps the terms of the call that produced it (`Terms`): the references
+  forbidden then and the budgets of the ``run_with_timeout`` blocks it ran in. Each later
+  step or operation on it (``next``, ``len``, ``==``, a call of it, the handle passed to
+  another call) runs under those terms too, and its computing time counts against that
+  budget: a search that returns a generator, whose body runs only when the test steps
+  it, cannot run puzzlekit's reference or escape its time limit that way. An operation
+  on a student's object runs with the forbidden references disabled, as a call does;
 * a class becomes a `RemoteClass` (calling it makes an instance in the kernel;
   ``isinstance(obj, Node)`` asks the kernel about the student's own objects), and an
   exception class a *twin*: a class the judge makes by name from the class's chain
@@ -170,7 +177,17 @@ from .crossing import (
     _write_back,
     bound_names,
 )
-from .handles import Remote, RemoteClass, RemoteFunction, RemoteIterator, _handle_only
+from .handles import (
+    NO_TERMS,
+    Budget,
+    Remote,
+    RemoteClass,
+    RemoteFunction,
+    RemoteIterator,
+    Terms,
+    _handle_only,
+    terms_of,
+)
 from .kernel_end import clause
 from .verdict_words import (
     BAD_RANDOM,
@@ -291,6 +308,11 @@ class Judge:
         self._record: list[Recorder] = []       # notebook functions recorded by name
         self._sent: dict[str, Recorder] = {}    # recorders sent with the call being made
         self._deadline: float | None = None
+        #: the budgets of the `within` blocks now open, innermost last: every handle a call
+        #: in them returns keeps them (`Terms`), with the references forbidden then
+        self._blocks: list[Budget] = []
+        #: the terms the handles decoded now get (those of the call whose reply it is)
+        self._producing: Terms | None = None
         #: the kernel's CPU clock reading at which the running `within` block is out of
         #: time (None: no block, or no clock: then `_deadline` alone counts)
         self._cpu_deadline: float | None = None
@@ -470,7 +492,11 @@ class Judge:
                      "data": {"text/html": markup, "text/plain": "<boards>"}}
                     for markup in self._html]
         if failure is not None:
-            outputs.append(self._error_output(failure))
+            try:
+                outputs.append(self._error_output(failure))
+            except Exception:       # its text cannot be written: the cell fails all the same
+                outputs.append(self._error_output(AssertionError(
+                    f"{type(failure).__name__} (the grader could not read its message)")))
         else:
             # partial credit: nbgrader takes a number as the cell's value for its score
             leftover = take_partial()
@@ -586,6 +612,11 @@ class Judge:
             cpu = now + allowed
             self._cpu_deadline = cpu if outer_cpu is None else min(outer_cpu, cpu)
         self._deadline = deadline if outer is None else min(outer, deadline)
+        # what the calls in the block leave of it goes with the handles they return
+        block = Budget(None if now is None else allowed, deadline - time.monotonic(),
+                       message, getattr(func, "__name__", "your function"),
+                       budget.backstop(allowed))
+        self._blocks.append(block)
         try:
             return func(*args, **kwargs)
         except CallTimeout as e:
@@ -597,6 +628,7 @@ class Judge:
             raise AssertionError(message) from None
         finally:
             self._deadline, self._cpu_deadline = outer, outer_cpu
+            self._blocks.remove(block)
 
     # -- talking to the kernel --------------------------------------------------------
 
@@ -605,15 +637,32 @@ class Judge:
             return self.call_timeout
         return self._deadline - time.monotonic()
 
-    def _request(self, req: dict[str, Any], name: str) -> dict[str, Any]:
+    def _request(self, req: dict[str, Any], name: str,
+                 terms: Terms = NO_TERMS) -> dict[str, Any]:
         timeout = self._timeout()
         if self.notebook_deadline is not None:
             left = self.notebook_deadline - time.monotonic()
             if left <= 0:
                 raise AssertionError(NOTEBOOK_TIME.format(seconds=self.notebook_seconds))
             timeout = min(timeout, left)
+        # the budgets the handles in use carry from their calls (`Terms`), and those of
+        # the blocks open now: each is charged what this request computes
+        carried = [b for b in terms.budgets if all(b is not mine for mine in self._blocks)]
+        charged = self._blocks + carried
+        clock = getattr(self.channel, "cpu_clock", None)
+        cpu_before = clock() if clock is not None and charged else None
+        cpu_deadline = self._cpu_deadline
+        for spent in carried:
+            if spent.spent:
+                raise self._budget_spent(spent)
+            if spent.wall_left is not None:
+                timeout = min(timeout, spent.wall_left)
+            if spent.cpu_left is not None and cpu_before is not None:
+                mine = cpu_before + spent.cpu_left
+                cpu_deadline = mine if cpu_deadline is None else min(cpu_deadline, mine)
         if timeout <= 0:
             raise CallTimeout(mistake("too-slow", TOO_LONG.format(name=name, seconds=0)))
+        started = time.monotonic()
         try:
             watchdog = self._watchdog
             with watchdog.paused() if watchdog is not None else contextlib.nullcontext():
@@ -623,10 +672,15 @@ class Judge:
                     extra: dict[str, Any] = {}
                     if self._objects:
                         extra["answer"] = self._answer
-                    if self._cpu_deadline is not None:
-                        extra["cpu_deadline"] = self._cpu_deadline
+                    if cpu_deadline is not None:
+                        extra["cpu_deadline"] = cpu_deadline
                     reply = self.channel.request(req, timeout, **extra)
         except KernelFault as fault:
+            self._charge(charged, clock, cpu_before, started)
+            spent_now = next((b for b in carried if b.spent), None)
+            if fault.kind in ("timeout", "waited") and spent_now is not None:
+                self.timed_out = True       # the handle's call ran out of its time
+                raise self._budget_spent(spent_now) from None
             if fault.kind in ("timeout", "waited"):
                 self.timed_out = True       # its memory may still be held: see the executor
                 late = CallTimeout(mistake("too-slow", TOO_LONG.format(
@@ -636,6 +690,7 @@ class Judge:
             ended = getattr(self.channel, "kernel_end", None)
             how = clause(ended() if callable(ended) else "")
             raise KernelStopped(KERNEL_DIED.format(name=name, how=how)) from None
+        self._charge(charged, clock, cpu_before, started)
         if type(reply) is dict and reply.get("too_big"):
             raise AssertionError(TOO_BIG.format(why=str(reply.get("fault", ""))[:200]))
         if type(reply) is not dict or reply.get("ok") is not True:
@@ -645,6 +700,25 @@ class Judge:
             raise AssertionError(f"the grader could not run {name} in your kernel"
                                  f" ({str(reply.get('fault', 'no answer'))[:200]})")
         return reply
+
+    @staticmethod
+    def _charge(budgets: list[Budget], clock: Callable[[], float | None] | None,
+                cpu_before: float | None, started: float) -> None:
+        """Charge each budget what one request computed (and waited)."""
+        if not budgets:
+            return
+        cpu_after = clock() if clock is not None and cpu_before is not None else None
+        cpu = None if cpu_after is None or cpu_before is None else cpu_after - cpu_before
+        for each in budgets:
+            each.charge(cpu, time.monotonic() - started)
+
+    @staticmethod
+    def _budget_spent(spent: Budget) -> AssertionError:
+        """A handle used after its call, when the time of that call is up: the call's
+        own words (its computing time, or the backstop's when it waited)."""
+        if spent.cpu_left is not None and spent.cpu_left > 0:
+            return AssertionError(budget.waited(spent.name, spent.backstop, None))
+        return AssertionError(spent.message)
 
     # -- the kernel asks: the test's functions and objects, used by the student's code --
 
@@ -854,11 +928,13 @@ class Judge:
             return given[number]
         if "$h" not in tagged or type(tagged["$h"]) is not int:
             raise wire.WireError("the kernel sent something that is not data")
+        producing = self._producing or NO_TERMS
         known = self._remotes.get(tagged["$h"])
         if known is not None:
+            object.__setattr__(known, "_terms", terms_of(known).joined(producing))
             return known
         cls = RemoteIterator if tagged.get("iter") is True else Remote
-        remote = cls(self, tagged)
+        remote = cls(self, tagged, producing)
         self._remotes[tagged["$h"]] = remote
         return remote
 
@@ -942,6 +1018,7 @@ class Judge:
         if type(error) is not dict:
             return AssertionError(f"{name} failed in your kernel")
         ename, evalue = str(error.get("ename", "Exception")), str(error.get("evalue", ""))
+        error_dict = error
         limit = explain_limit(ename, evalue, self.limits)
         own_words = False
         if ename == "MemoryError":
@@ -955,6 +1032,12 @@ class Judge:
         elif ename == "KeyboardInterrupt":
             return CallTimeout(mistake("too-slow", TOO_LONG.format(name=name,
                                                                    seconds=self.call_timeout)))
+        elif ename in ("StopIteration", "StopAsyncIteration"):
+            # raised by a call, it would end the test's loop around it for good (an
+            # all(map(...)) of the test would pass): an error, as in a generator (PEP 479)
+            error = RuntimeError(STOP_ITERATION.format(name=name, ename=ename))
+            setattr(error, "student_traceback", list(error_lines(error_dict)))
+            return error
         chain = _chain(error.get("chain"))
         cls: type[BaseException] | None = None
         if chain and chain[0][1].rpartition(".")[2] == ename:
@@ -977,16 +1060,29 @@ class Judge:
             if cls.__module__ == "builtins" or cls.__str__ is _student_str:
                 exc = cls(*args)
             else:       # a real class of another module: its __init__ is not run
+                cls = self._own_str(cls)
                 exc = cls.__new__(cls, *args)
                 exc.args = args
         except Exception:
             exc = StudentCodeError(f"{ename}: {evalue}")
         if type(exc).__str__ is _student_str:
             setattr(exc, "_student_text", evalue)       # str(e) as the kernel said it
-        traceback = error.get("traceback")
-        lines = [str(x) for x in traceback] if type(traceback) is list else []
-        setattr(exc, "student_traceback", lines)
+        setattr(exc, "student_traceback", error_lines(error))
         return exc
+
+    def _own_str(self, cls: type[BaseException]) -> type[BaseException]:
+        """A real exception class of another module, with the kernel's text as its str:
+        its own __str__ would read attributes its __init__ (never run here) sets
+        (``CalledProcessError.returncode``), and fail while the failure is written."""
+        key = (("$own", cls.__module__), ("$own", cls.__qualname__))
+        made = self._twins.get(key)
+        if made is None:
+            made = type(cls.__name__, (cls,), {"__module__": cls.__module__,
+                                               "__qualname__": cls.__qualname__,
+                                               "__str__": _student_str,
+                                               "__repr__": _student_repr})
+            self._twins[key] = made
+        return made
 
     # -- the student's globals, as a test cell left them ------------------------------
 
@@ -1069,49 +1165,77 @@ class Judge:
         return None if state == self._synced_random else wire.encode(state)
 
     def call(self, target: dict[str, Any], name: str, args: tuple[Any, ...],
-             kwargs: dict[str, Any]) -> Any:
-        """Call the student's function (by name or handle) in the kernel."""
+             kwargs: dict[str, Any], handle: Remote | None = None) -> Any:
+        """Call the student's function (by name or handle) in the kernel. A call on a
+        handle, or given handles, also runs under the terms they carry (`Terms`)."""
         self.push_globals()
         self._sent = {}
         given: list[Any] = []       # what the call is given, numbered as the agent does
+        carried: list[Terms] = [terms_of(handle)]
+        outbound = self._collecting(carried)
         try:
             req = {"kind": "call", **target,
-                   "args": [wire.encode(a, self._outbound, seen=given) for a in args],
-                   "kwargs": {str(k): wire.encode(v, self._outbound, seen=given)
+                   "args": [wire.encode(a, outbound, seen=given) for a in args],
+                   "kwargs": {str(k): wire.encode(v, outbound, seen=given)
                               for k, v in kwargs.items()},
-                   "forbid": list(self._forbid),
                    "random": self._random_to_send()}
         except wire.WireError as e:
             raise self._cannot_send(e, name) from None
+        terms = _joined(carried)
+        req["forbid"] = self._forbid_list(terms)
         if self._record:
             req["record"] = {r.name: r.limit for r in self._record}
         self._calls_given.append(given)     # what the kernel's questions may refer to
         try:
-            reply = self._request(req, name)
+            reply = self._request(req, name, terms)
         finally:
             self._calls_given.pop()
-        stopped = self._load_records(reply.get("recorded"), given)
-        mutated = reply.get("mutated", {})
-        if type(mutated) is dict:
-            for index, encoded in mutated.items():
-                _write_back(given, index, self._value(encoded, given))
-        if reply.get("random") is not None:
-            self._adopt_random(reply.get("random"))
-        self._synced_random = self.random.getstate()
-        for stream, key in ((sys.stdout, "stdout"), (sys.stderr, "stderr")):
-            if type(reply.get(key)) is str and reply[key]:
-                stream.write(reply[key][:1_000_000])
-        violations = reply.get("violations")
-        if type(violations) is list and violations:
-            raise AssertionError(mistake("used-the-reference",
-                                         FORBIDDEN.format(name=str(violations[0])[:60])))
-        if "error" in reply:
-            if stopped is not None and type(reply["error"]) is dict \
-                    and reply["error"].get("ename") == "ExpansionLimit":
-                # the judge's own words, from the record
-                raise AssertionError(limit_message(stopped.name, stopped.record)) from None
-            raise self.student_error(reply["error"], name)
-        return self._value(reply.get("value"), given)
+        with self._produced(terms):     # the handles in the reply keep the call's terms
+            stopped = self._load_records(reply.get("recorded"), given)
+            mutated = reply.get("mutated", {})
+            if type(mutated) is dict:
+                for index, encoded in mutated.items():
+                    _write_back(given, index, self._value(encoded, given))
+            if reply.get("random") is not None:
+                self._adopt_random(reply.get("random"))
+            self._synced_random = self.random.getstate()
+            for stream, key in ((sys.stdout, "stdout"), (sys.stderr, "stderr")):
+                if type(reply.get(key)) is str and reply[key]:
+                    stream.write(reply[key][:1_000_000])
+            _raise_violation(reply)
+            if "error" in reply:
+                if stopped is not None and type(reply["error"]) is dict \
+                        and reply["error"].get("ename") == "ExpansionLimit":
+                    # the judge's own words, from the record
+                    raise AssertionError(limit_message(stopped.name, stopped.record)) \
+                        from None
+                raise self.student_error(reply["error"], name)
+            return self._value(reply.get("value"), given)
+
+    def _forbid_list(self, terms: Terms) -> list[str]:
+        """The references forbidden for a request: the test's now, and those the handles
+        it uses carry from the calls that produced them."""
+        return list(self._forbid) + sorted(terms.forbid - set(self._forbid))
+
+    def _collecting(self, carried: list[Terms]) -> Callable[[object], Any]:
+        """`_outbound`, noting the terms of every handle sent (a handle given to the
+        student's code runs there under the terms it carries)."""
+        def outbound(value: object) -> Any:
+            if isinstance(value, Remote):
+                carried.append(terms_of(value))
+            return self._outbound(value)
+        return outbound
+
+    @contextlib.contextmanager
+    def _produced(self, terms: Terms) -> Iterator[None]:
+        """The handles decoded in the block keep `terms` and the test's terms now: the
+        references forbidden and the budgets of the `within` blocks open."""
+        outer = self._producing
+        self._producing = Terms(frozenset(self._forbid), tuple(self._blocks)).joined(terms)
+        try:
+            yield
+        finally:
+            self._producing = outer
 
     def _adopt_random(self, encoded: Any) -> None:
         """Make the state the kernel's `random` was left in the tests' own, once it is
@@ -1152,12 +1276,51 @@ class Judge:
         handle = object.__getattribute__(remote, "_h")
         kind = object.__getattribute__(remote, "_type")
         self.push_globals()
+        carried: list[Terms] = [terms_of(remote)]
         try:
-            encoded = wire.encode(arg, self._outbound)
+            encoded = wire.encode(arg, self._collecting(carried))
         except wire.WireError as e:
             raise self._cannot_send(e, f"your {kind}") from None
-        reply = self._request({"kind": "op", "h": handle, "op": op, "arg": encoded},
-                              f"your {kind}")
-        if "error" in reply:
-            raise self.student_error(reply["error"], f"your {kind}")
-        return self._value(reply.get("value"))
+        terms = _joined(carried)
+        req = {"kind": "op", "h": handle, "op": op, "arg": encoded}
+        forbid = self._forbid_list(terms)
+        if forbid:          # the object's own methods run the student's code too
+            req["forbid"] = forbid
+        reply = self._request(req, f"your {kind}", terms)
+        with self._produced(terms):
+            _raise_violation(reply)
+            if "error" in reply:
+                raise self.student_error(reply["error"], f"your {kind}")
+            return self._value(reply.get("value"))
+
+
+def _joined(carried: list[Terms]) -> Terms:
+    """The terms of every handle a request uses, at once."""
+    terms = NO_TERMS
+    for each in carried:
+        terms = terms.joined(each)
+    return terms
+
+
+def _raise_violation(reply: dict[str, Any]) -> None:
+    """The kernel saw the student's code call a forbidden reference: the test fails."""
+    violations = reply.get("violations")
+    if type(violations) is list and violations:
+        raise AssertionError(mistake("used-the-reference",
+                                     FORBIDDEN.format(name=str(violations[0])[:60])))
+
+
+def error_lines(error: dict[str, Any]) -> list[str]:
+    """The student's traceback lines the kernel sent with an error."""
+    traceback = error.get("traceback")
+    return [str(x) for x in traceback] if type(traceback) is list else []
+
+
+def _student_repr(self: BaseException) -> str:
+    return f"{type(self).__name__}({_student_str(self)!r})"
+
+
+#: a student's StopIteration raised by a call, turned into an error
+STOP_ITERATION = ("{name} raised {ename}: outside a generator that ends the loop of "
+                  "whoever called it,\nso the grader counts it as an error (a generator's "
+                  "own return is fine)")

@@ -476,16 +476,25 @@ _OPERATIONS = {
 
 
 def _operate(req: dict) -> dict[str, Any]:
+    """One operation on a student's object: its own methods run the student's code, so
+    the references the grader names are forbidden while it runs, as in a call."""
     obj = _target(req)
     arg = wire.decode(req.get("arg"), _resolve)
-    try:
-        if req["op"] == "getattr":
-            value = getattr(obj, arg)
-        else:
-            value = _OPERATIONS[req["op"]](obj, arg)
-        return {"ok": True, "value": _out(value)}
-    except BaseException as e:
-        return {"ok": True, "error": _error(e)}
+    names = req.get("forbid") or []
+    guard: contextlib.AbstractContextManager[list[str]] = \
+        forbidding(*names) if names else contextlib.nullcontext([])
+    with guard as calls:
+        try:
+            if req["op"] == "getattr":
+                value = getattr(obj, arg)
+            else:
+                value = _OPERATIONS[req["op"]](obj, arg)
+            reply = {"ok": True, "value": _out(value)}
+        except BaseException as e:
+            reply = {"ok": True, "error": _error(e)}
+    if calls:
+        reply["violations"] = list(dict.fromkeys(calls))
+    return reply
 
 
 def _return_kind(value: object) -> str | None:

@@ -37,6 +37,10 @@ if TYPE_CHECKING:
 
 
 
+#: a module's own look-up by name: handed on, it reaches any of the module's names
+_LOOKUPS = frozenset({"__getattr__", "__getattribute__"})
+
+
 @dataclass
 class _Scope:
     kind: str                      # "function", "class" or "comprehension"
@@ -241,6 +245,10 @@ class _Visitor(ast.NodeVisitor):
             return
         split = _split(val.dotted)
         ident = split if split is not None and split[0] else (module, parts[-1])
+        if ident[1] in _LOOKUPS and self.escapes(node):
+            # the module's own look-up handed on (``map(puzzlekit.__getattr__, names)``):
+            # it reaches whatever name it is later given
+            ident = (ident[0], "?")
         if registry.in_grader(ident[0]):
             if ident[1].startswith("_") and not ident[1].endswith("__"):
                 self.hit(node, "patches-grader",
@@ -596,6 +604,11 @@ class _Visitor(ast.NodeVisitor):
         if kind:
             self.hit(node, kind, f"uses .{node.attr}")
         base = self.resolve(node.value)
+        if base is not None and base.ns and base != _MAIN_NS and node.attr in (
+                "get", "__getitem__") and self.escapes(node):
+            # a module's namespace look-up handed on (``map(vars(puzzlekit).get, names)``)
+            module = _Val(base.dotted, True)
+            self.reach(node, module.attr("?"), module)
         if base is not None and not base.ns:
             val = self.resolve(node)
             if isinstance(node.ctx, (ast.Store, ast.Del)):
