@@ -69,7 +69,8 @@ T = TypeVar("T")
 __all__ = ["assert_board_equal", "assert_solution", "assert_equal", "assert_prints_path",
            "forbid_reference", "run_with_timeout", "as_board", "side_by_side",
            "boards_in_a_row", "passed", "partly", "summary", "counted", "recording",
-           "Recorder", "ExpansionLimit", "PartlyRight", "mistake", "Diagnosis", "Cases"]
+           "Recorder", "ExpansionLimit", "PartlyRight", "mistake", "Diagnosis", "Cases",
+           "example"]
 
 
 # ---------------------------------------------------------------------------
@@ -661,6 +662,39 @@ def _within(seconds: float, message: str, func: Callable[..., T], *args: Any,
         raise AssertionError(budget.waited(getattr(func, "__name__", "your function"),
                                            budget.backstop(seconds), cpu))
     return value  # type: ignore[return-value]
+
+
+# ---------------------------------------------------------------------------
+# An example cell: the student's function, run as its test runs it
+
+#: seconds of computing time an example cell gives the student's function (its test's)
+EXAMPLE_SECONDS = 6.0
+
+
+def example(func: Callable[..., T], *args: Any, successors: str | None = None,
+            reference: Callable[..., Any] | None = None,
+            seconds: float = EXAMPLE_SECONDS) -> T | Any:
+    """``func(*args)`` as the example cell after an exercise runs it: under the budget of
+    computing time its test gives (`run_with_timeout`), with the boards it asks the
+    notebook's `successors` function about recorded (also when that function is one of
+    `args`), so a runaway search stops within seconds with the words its test would give
+    ("It asked for the next states of one board 40 times …"). A function not written
+    yet gives ``reference(*args)`` instead, and says so (None, and says so, without one)."""
+    name = getattr(func, "__name__", "your function")
+    try:
+        with contextlib.ExitStack() as stack:
+            given = args
+            if successors is not None:
+                recorder = stack.enter_context(recording(successors))
+                given = tuple(recorder if a is recorder.func and a is not None else a
+                              for a in args)
+            return run_with_timeout(seconds, func, *given)
+    except NotImplementedError:
+        if reference is None:
+            print(f"({name} is not written yet: nothing to show.)")
+            return None
+        print(f"({name} is not written yet, so here is puzzlekit's answer.)")
+        return reference(*args)
 
 
 # ---------------------------------------------------------------------------
