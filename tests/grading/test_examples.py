@@ -12,36 +12,13 @@ import puzzlekit as pk
 START = ((1, 2, 3), (4, 0, 5), (6, 7, 8))
 GOAL = pk.goal_state(3)
 
-NO_VISITED_SET = '''
-def search(nextStates, start, goal):
-    layer = [[start]]
-    while layer:
-        new = []
-        for path in layer:
-            if path[-1] == goal:
-                return path
-            for T in nextStates(path[-1]):
-                new.append(path + [T])
-        layer = new
-'''
+from students_02 import STUDENTS  # noqa: E402  (the simulated class's answers)
 
-RIGHT = '''
-def search(nextStates, start, goal):
-    parent, layer = {start: None}, [start]
-    while layer:
-        if goal in parent:
-            path = [goal]
-            while parent[path[-1]] is not None:
-                path.append(parent[path[-1]])
-            return path[::-1]
-        new = []
-        for S in layer:
-            for T in nextStates(S):
-                if T not in parent:
-                    parent[T] = S
-                    new.append(T)
-        layer = new
-'''
+#: a search without a visited set (it prints its layers as it goes)
+NO_VISITED_SET = STUDENTS["search_without_visited_set"]["search_solution"]
+#: a right search: puzzlekit's, asking the successor function it is given
+RIGHT = ("def search(nextStates, start, goal):\n"
+         "    return list(puzzlekit.search(nextStates, start, goal))\n")
 
 
 def cell(code: str, **names: object) -> dict:
