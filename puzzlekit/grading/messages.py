@@ -51,6 +51,11 @@ NOT_WRITTEN_CELL = ("this exercise is not written yet: replace\n`" + STUB + "` w
                     "code and run the cell again.")
 NOT_DEFINED = ("name '{name}' is not defined yet: the exercise that defines `{name}` is "
                "above;\nwrite it and run its cell first (Run All runs every cell in order).")
+#: a name puzzlekit gives (the notebook's setup cell imports it): after a restart the setup
+#: cell has not run again
+NOT_IMPORTED = ("name '{name}' is not defined: it comes from puzzlekit, which the setup "
+                "cell at the top of the notebook imports;\nrun that cell again (after a "
+                "restart, Run All runs every cell in order).")
 NOT_DEFINED_RAISED = ("name '{name}' is not defined: its cell raised {error} before defining "
                       "`{name}`;\nfix that error and run the cell again.")
 #: what a student reads when a test gives their code something the grader cannot send:
@@ -146,6 +151,22 @@ def not_written_name(e: BaseException) -> str | None:
     return "" if code.co_name.startswith("<") or same_cell else code.co_name
 
 
+def from_puzzlekit(name: str) -> bool:
+    """Is `name` one puzzlekit or its grading helpers give (what a setup cell imports), and
+    no exercise's (a name students write themselves is `registry.TAUGHT`)?"""
+    import importlib
+
+    from .. import registry
+    if name.startswith("_") or registry.taught_in(name) is not None:
+        return False
+    if name in registry.EXPORTS:
+        return True
+    for module in ("puzzlekit.grading", "puzzlekit.grading.diagnose"):
+        if hasattr(importlib.import_module(module), name):
+            return True
+    return False
+
+
 def is_not_defined(e: BaseException) -> bool:
     """A NameError at the top level of a cell: a name that an earlier cell should define."""
     last = _innermost(e.__traceback__)
@@ -228,6 +249,8 @@ def explain(e: BaseException) -> str | None:
         error = raised_before(name)
         if error:
             return NOT_DEFINED_RAISED.format(name=name, error=error)
+        if from_puzzlekit(name):
+            return NOT_IMPORTED.format(name=name)
         return NOT_DEFINED.format(name=name)
     if isinstance(e, (TypeError, AttributeError, ValueError)) and "NoneType" in str(e):
         return f"{e}\n{none_why(e)}"

@@ -58,6 +58,16 @@ def test_a_missing_name_points_to_the_exercise_above():
     assert friendlier.__traceback__ is e.__traceback__
 
 
+def test_a_name_the_setup_cell_imports_asks_for_the_setup_cell_after_a_restart():
+    for name in ("forbid_reference", "goal_state", "run_with_timeout"):
+        e = run_cells(f"{name}")
+        assert m.explain(e).startswith(f"name '{name}' is not defined: it comes from "
+                                       f"puzzlekit, which the setup cell at the top"), name
+    # an exercise's own name, even one puzzlekit has too, points to the exercise
+    e = run_cells("findZero(((1, 0), (2, 3)))")
+    assert m.explain(e).startswith("name 'findZero' is not defined yet: the exercise")
+
+
 def test_a_typo_inside_a_function_is_left_alone():
     e = run_cells("def f():\n    return golas\n", "f()")
     assert m.explain(e) is None and m.status_of(e) == "failed"
