@@ -477,13 +477,39 @@ def _show_error(shell: Any, etype: type, value: BaseException, tb: Any,
     # a stub: where the student ran it and the stub itself say it all
     short = student_frames(tb, _cell_files(shell), ends_only=is_stub(value)) or tb
     shown.__traceback__ = short
-    if nbgrader_execution() == "validate":
-        # nbgrader's Validate dialog lists every failing cell: the words are enough there
+    if isinstance(value, PartlyRight) and nbgrader_execution() != "validate":
+        stb = [f"◐ {shown}"]        # partial credit, not a crash (no colour: it is text)
+    elif nbgrader_execution() == "validate" or _a_test_failed(shell, value, tb):
+        # nbgrader's Validate dialog lists every failing cell, and a test's own check
+        # needs no lines of the test: the words (and the boards the check showed) say it
         stb = [error_line(type(shown).__name__, str(shown))]
     else:
         stb = shell.InteractiveTB.structured_traceback(type(shown), shown, short,
                                                        tb_offset=0 if short is not tb else 1)
     shell._showtraceback(type(shown), shown, stb)
+
+
+def _a_test_failed(shell: Any, error: BaseException, tb: Any) -> bool:
+    """A test's own check failed (an AssertionError, partial credit too, raised by the
+    kit's checks or by code of a cell that imports them, the test cell or the setup cell;
+    not by the student's code), in a test cell: the verdict is all the student needs to
+    read first, not the test's lines (the check shows its boards itself)."""
+    if not isinstance(error, AssertionError):
+        return False
+    try:
+        source = shell.history_manager.input_hist_raw[-1]
+    except (AttributeError, IndexError):
+        return False
+    if not _PASSED_CALL.search(source or ""):
+        return False
+    while tb is not None and tb.tb_next is not None:     # where it was raised
+        tb = tb.tb_next
+    if tb is None:
+        return False
+    if _is_kit_frame(tb.tb_frame):
+        return True
+    lines = linecache.getlines(tb.tb_frame.f_code.co_filename)
+    return any("puzzlekit.grading" in line for line in lines)
 
 
 def _after_cell(result: Any) -> None:

@@ -225,3 +225,40 @@ def test_under_validate_a_failure_is_its_words_only(monkeypatch):
     evalue, tb = error_of(cells[2])
     assert tb == f"NotImplementedError: {evalue}"
     assert len(tb.splitlines()) == 2
+
+
+VERDICTS = r"""
+import contextlib, io, json
+from IPython.testing.globalipapp import start_ipython
+from puzzlekit.grading import messages as m
+ip = start_ipython()
+m.install(ip)
+ip.run_cell("from puzzlekit.grading import assert_equal, passed, Cases\n"
+            "def findZero(S):\n    return (0, 0)\n", store_history=True)
+said = []
+for source in [
+        "x = findZero(((1, 0), (2, 3)))\nassert_equal(x, (0, 1), 'findZero(S)')\npassed('findZero')",
+        "c = Cases(2)\nwith c.case(1, 'a 2x2 board'):\n"
+        "    assert_equal(findZero(((1, 0), (2, 3))), (0, 1), 'findZero')\npassed('findZero')",
+        "def findZero(S):\n    return S[5][5]\n",
+        "assert_equal(findZero(((1, 0), (2, 3))), (0, 1), 'findZero')\npassed('findZero')"]:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        ip.run_cell(source, store_history=True)
+    said.append(out.getvalue())
+print(json.dumps(said))
+"""
+
+
+def test_a_test_cells_own_check_shows_its_verdict_first_and_partial_credit_as_such():
+    import json
+    import subprocess
+    import sys
+    run = subprocess.run([sys.executable, "-c", VERDICTS], capture_output=True, text=True,
+                         timeout=120, check=True)
+    checked, partial, _, crashed = (ANSI.sub("", s) for s in json.loads(run.stdout))
+    assert checked.startswith("AssertionError: findZero(S)") and "Traceback" not in checked
+    assert partial.startswith("◐ partly right, worth 1 point when graded: a 2x2 board")
+    assert "PartlyRight" not in partial and "Traceback" not in partial
+    # the student's own code failing in a test keeps its frames
+    assert "Traceback" in crashed and "return S[5][5]" in crashed
