@@ -50,6 +50,7 @@ from .diagnose import diagnose_move, diagnose_neighbours, diagnose_path, diagnos
 from . import budget, instrument
 from .cases import Cases
 from .instrument import ExpansionLimit, Recorder, counted
+from .see import see_search
 from .messages import (
     PartlyRight,
     install,
@@ -70,7 +71,7 @@ __all__ = ["assert_board_equal", "assert_solution", "assert_equal", "assert_prin
            "forbid_reference", "run_with_timeout", "as_board", "side_by_side",
            "boards_in_a_row", "passed", "partly", "summary", "counted", "recording",
            "Recorder", "ExpansionLimit", "PartlyRight", "mistake", "Diagnosis", "Cases",
-           "example"]
+           "example", "see_search"]
 
 
 # ---------------------------------------------------------------------------

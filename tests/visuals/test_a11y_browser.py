@@ -173,3 +173,109 @@ def test_at_320_px_every_control_shows_and_nothing_scrolls_sideways(files, kind)
             page.locator("details.pk-details summary").click()
         page.locator(".pk-player, .pk-diffview").first.scroll_into_view_if_needed()
         shot(page, f"a11y-320-{kind}")
+
+
+# ----------------------------------------------------------------------------- a search drawn
+
+@pytest.fixture(scope="module")
+def searches(tmp_path_factory) -> dict[str, object]:
+    """Pages with a student's search drawn (see_search): a right layered BFS and one
+    without a visited set, as a notebook shows them (with the script) and as the
+    grader redraws them for the feedback (static)."""
+    require_chromium()
+    import sys
+
+    from puzzlekit.autograder.grader.sanitize import clean_data
+    from puzzlekit.grading import see_search
+    here = Path(__file__).parents[1] / "grading"
+    sys.path.insert(0, str(here))
+    try:
+        import test_see as student
+    finally:
+        sys.path.remove(str(here))
+    folder = tmp_path_factory.mktemp("search")
+    right = see_search(student.search, student.nextStates, student.NEAR, student.LECTURE_GOAL)
+    again = see_search(student.no_visited_set, student.nextStates, student.NEAR,
+                       student.LECTURE_GOAL)
+
+    def page(name: str, body: str) -> Path:
+        path = folder / f"{name}.html"
+        path.write_text('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>'
+                        f'{name}</title></head><body>{body}</body></html>', encoding="utf-8")
+        return path
+    return {"right": right, "live": page("live", right.data + again.data),
+            "static": page("static", clean_data(right._repr_mimebundle_())["text/html"]
+                           + clean_data(again._repr_mimebundle_())["text/html"])}
+
+
+@pytest.mark.parametrize("kind", ["live", "static"])
+def test_a_drawn_search_passes_axe(searches, kind):
+    with chromium(width=1280, height=900) as page:
+        offline(page)
+        page.goto(searches[kind].as_uri(), wait_until="load")
+        assert page.locator(".pk-search").count() == 2
+        violations = axe(page, [".pk-search"])
+        assert not violations, describe(violations)
+
+
+def test_a_drawn_search_steps_by_keyboard_and_says_each_step(searches):
+    right = searches["right"]
+    steps = len(right.trace.expansions)
+    with chromium(width=1280, height=900) as page:
+        page.goto(searches["live"].as_uri(), wait_until="load")
+        drawing = page.locator(".pk-search[data-ready]").first
+        live, counter = drawing.locator(".pk-live"), drawing.locator(".pk-counter")
+        first = drawing.locator("[data-act=first]")
+        first.focus()
+        page.keyboard.press("Tab")                          # the buttons are in tab order
+        assert page.evaluate("() => document.activeElement.getAttribute('data-act')") == "prev"
+        page.keyboard.press("Home")
+        assert counter.text_content() == "start: nothing expanded"
+        hidden = drawing.locator(".pk-sv-node").evaluate_all(
+            "ns => ns.filter(n => getComputedStyle(n).visibility === 'hidden').length")
+        assert hidden == steps + 1                          # and the goal, found at the end
+        page.keyboard.press("ArrowRight")
+        page.keyboard.press("ArrowRight")
+        assert counter.text_content() == f"expansion 2 of {steps}"
+        said = live.text_content()
+        assert said.startswith("expansion 2, depth 1") and "seen, not expanded" in said
+        page.keyboard.press("End")
+        assert live.text_content().startswith("path, move 5 of 5, blank")
+        tree = ax_subtrees(page, ".pk-search[data-ready]")[0]
+        names = {(x["role"], x["name"].strip()) for x in tree}
+        assert {("button", "go to the start"), ("button", "step back"), ("button", "play"),
+                ("button", "step forward"), ("button", "go to the end"),
+                ("slider", "step")} <= names, names
+        assert any(r == "status" for r, _ in names)
+        boards = [n for r, n in names if r in ("img", "image") and "row 1:" in n]
+        assert len(boards) > steps, sorted({r for r, _ in names})
+        shot(page, "search-1280")
+
+
+def test_a_drawn_search_slides_its_path_without_motion_when_asked(searches):
+    with chromium(width=900, height=700) as page:
+        page.emulate_media(reduced_motion="reduce")
+        page.goto(searches["live"].as_uri(), wait_until="load")
+        drawing = page.locator(".pk-search[data-ready]").first
+        drawing.locator("[data-act=last]").click()
+        drawing.locator("[data-act=prev]").click()
+        moves = drawing.locator(".pk-sv-slide > div").evaluate_all(
+            "ts => ts.map(t => getComputedStyle(t).transitionDuration)")
+        assert moves and set(moves) == {"0s"}
+        assert "after move 4 of 5" in drawing.locator(".pk-sv-slide").get_attribute("aria-label")
+    with chromium(width=900, height=700) as page:             # with motion: it slides
+        page.goto(searches["live"].as_uri(), wait_until="load")
+        drawing = page.locator(".pk-search[data-ready]").first
+        drawing.locator("[data-act=prev]").click()
+        moves = drawing.locator(".pk-sv-slide > div").evaluate_all(
+            "ts => ts.map(t => getComputedStyle(t).transitionDuration)")
+        assert set(moves) == {"0.25s"}
+
+
+@pytest.mark.parametrize("kind", ["live", "static"])
+def test_a_drawn_search_fits_390_px(searches, kind):
+    with chromium(width=390, height=800) as page:
+        page.goto(searches[kind].as_uri(), wait_until="load")
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= 390, f"{kind}: the page is {width} px wide at 390 px"
+        shot(page, f"search-390-{kind}", full_page=True)

@@ -19,7 +19,7 @@ what is data:
   notebook's widget state (``metadata.widgets``, which nbconvert's templates render,
   HTML widgets' values included) are dropped;
 - the kit's own outputs carry their drawing as plain data (``application/vnd.puzzlekit.
-  board+json``: boards, paths, diffs, frames): that bundle is validated and redrawn here
+  board+json``: boards, paths, diffs, frames, searches): that bundle is validated and redrawn here
   with the kit's own renderer, so a kit board looks as it did, and a forged bundle can
   only draw a board. HTML that merely looks like the kit's (``class="pk-board"``) is
   sanitised like any other.
@@ -439,9 +439,16 @@ def _render_layers(b: Mapping[str, Any]) -> str:
                         _state(b.get("goal"), "goal"))
 
 
+def _render_search(b: Mapping[str, Any]) -> str:
+    """A search's drawing, every step at once (no script): from its checked trace."""
+    from ...visuals.search_view import search_html, trace_from_data
+    return search_html(trace_from_data(dict(b)), interactive=False)
+
+
 RENDERERS: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "board": _render_board, "path": _render_path, "diff": _render_diff,
     "pattern": _render_pattern, "frames": _render_frames, "layers": _render_layers,
+    "search": _render_search,
 }
 
 
