@@ -12,17 +12,19 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from traitlets.config import Config
 
-from puzzlekit.course.collect import submission_name
-from puzzlekit.course.exchange_owners import (
+pytest.importorskip("nbgrader")
+from traitlets.config import Config  # noqa: E402
+
+from puzzlekit.course.collect import submission_name  # noqa: E402
+from puzzlekit.course.exchange_owners import (  # noqa: E402
     COURSE_FOLDERS,
     folder_problem,
     read_secret,
     refuse_unless_instructors,
     refuse_unless_mine,
 )
-from puzzlekit.course.handed_in import (
+from puzzlekit.course.handed_in import (  # noqa: E402
     HandedIn,
     LateRow,
     format_time,
@@ -35,7 +37,6 @@ from puzzlekit.course.handed_in import (
     write_late_report,
 )
 
-pytest.importorskip("nbgrader")
 T0 = datetime.datetime(2026, 3, 2, 10, 0, 0)
 SECOND = datetime.timedelta(seconds=1)
 
@@ -50,22 +51,34 @@ def submission(tmp_path: Path, claimed: str | None = format_time(T0)) -> Path:
     return folder
 
 
+def wait_past(ns: int, probe: Path) -> None:
+    """Until the file system's clock is past `ns` (order, not a measure: a change made
+    after this has a later ctime, however coarse the clock)."""
+    for _ in range(10_000):
+        probe.write_text("tick")
+        if probe.stat().st_ctime_ns > ns:
+            return
+        time.sleep(0.001)
+    raise AssertionError("the file system's clock did not move")
+
+
 def test_the_last_change_moves_forward_with_any_change_never_back(tmp_path):
     folder = submission(tmp_path)
+    probe = tmp_path / "probe"
     before, _ = last_change(folder)
-    time.sleep(0.02)            # order, not a measure: the kernel's clock ticks
+    wait_past(before, probe)
     deep = folder / "data" / "board.txt"
     deep.write_text("4 5 6")
     after, latest = last_change(folder)
     assert after > before and latest == "data/board.txt"
     # setting the file's times back (as `touch -d` does) moves its ctime forward again
-    time.sleep(0.02)
+    wait_past(after, probe)
     os.utime(deep, (0, 0))
     again, latest = last_change(folder)
     assert again > after and latest == "data/board.txt"
     # a link is looked at, not followed; a removed entry moves its folder's ctime
     (folder / "peek").symlink_to("/etc")
-    time.sleep(0.02)
+    wait_past(last_change(folder)[0], probe)
     (folder / "01.ipynb").unlink()
     last, latest = last_change(folder)
     assert last > again and latest == ""
