@@ -15,7 +15,6 @@ from __future__ import annotations
 import csv
 import datetime
 import io
-import os
 import re
 import shutil
 import subprocess
@@ -79,12 +78,6 @@ def submit(student: str, work: Path, exchange: Path, env: dict[str, str]) -> Pat
     return handed_in
 
 
-def last_change(folder: Path) -> datetime.datetime:
-    """When the submission in `folder` last changed (naive UTC): its time, for collect."""
-    ns = max(os.lstat(p).st_ctime_ns for p in [folder, *folder.rglob("*")])
-    return datetime.datetime(1970, 1, 1) + datetime.timedelta(microseconds=ns // 1000)
-
-
 def rows(path: Path) -> list[list[str]]:
     return list(csv.reader(io.StringIO(path.read_text(encoding="utf-8"), newline="")))
 
@@ -119,8 +112,10 @@ def test_running_a_term_as_written(tmp_path):
     alice = submit("alice", home / "alice", exchange, env)
     submit("bob", home / "bob", exchange, env)
     from nbgrader.api import Gradebook
+
+    from puzzlekit.course.handed_in import from_ns, last_change
     # alice 26 h late (a day and a part of one: 2 points), bob within his 3 days
-    due = last_change(alice) - datetime.timedelta(hours=25, minutes=30)
+    due = from_ns(last_change(alice)[0]) - datetime.timedelta(hours=25, minutes=30)
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}", course_id="ai-101") as gb:
         gb.update_or_create_assignment(ASSIGNMENT, duedate=due)
     out = run_block("term-late", repo, env)
