@@ -43,13 +43,16 @@ lab: $(STAMP) $(LAB_OVERRIDES)
 	cd notebooks && PATH="$(CURDIR)/$(VENV)/bin:$$PATH" ../$(VENV)/bin/jupyter lab \
 		--ServerApp.ip=$(IP) --ServerApp.port=$(PORT) $(NO_BROWSER) $(ALLOW_ROOT)
 
-# nbgrader's exchange (Release, Fetch, Submit, Collect), once per machine, as root:
-# mode 1777 = everyone may add files, nobody may remove another's. The course's
+# nbgrader's exchange (Release, Fetch, Submit, Collect), once per machine and course, as
+# root: mode 1777 = everyone may add files, nobody may remove another's; and in it the
+# course's folders (COURSE_ID=, default puzzlekit), owned by its instructor (INSTRUCTOR=,
+# default the user who ran sudo), before a student can make them. The course's
 # nbgrader_config.py reads its place from PUZZLEKIT_EXCHANGE (default /srv/nbgrader/exchange).
 EXCHANGE := $(or $(PUZZLEKIT_EXCHANGE),/srv/nbgrader/exchange)
+INSTRUCTOR ?= $(or $(SUDO_USER),$(shell id -un))
 exchange:
-	mkdir -p $(EXCHANGE) && chmod 1777 $(EXCHANGE)
-	@echo "exchange ready: $(EXCHANGE) (mode 1777)"
+	$(HUB_PYTHON) deploy/hub/classroom.py exchange --exchange $(EXCHANGE) \
+		--course-id $(COURSE_ID) --instructor $(INSTRUCTOR)
 
 # the suite runs on every core (pytest-xdist): the tests that share a costly fixture stay
 # in one worker, the longest start first (tests/conftest.py). TEST_WORKERS=0: one process.

@@ -45,12 +45,20 @@ environment_first_on_path()
 repair_gradebook(Path(c.CourseDirectory.root) / "gradebook.db")
 
 # The exchange (Release, Fetch, Submit, Collect) has one stated place, made once by
-# `sudo make exchange` with mode 1777; a release refuses, naming that command, if it is not.
+# `sudo make exchange` with mode 1777, with the course's folders in it, yours (a student
+# who made them first would own the course: puzzlekit.course.exchange_owners); a release
+# refuses, naming that command, if they are not.
 c.Exchange.root = _course.exchange
 c.ExchangeFactory.release_assignment = "puzzlekit.course.course_setup.CheckedReleaseAssignment"
-# collect refuses a submission filed under another student's name (nbgrader only warns)
-# and copies plain files only: links, FIFOs and devices are left out, never followed
+# collect refuses a submission filed under another student's name (nbgrader only warns),
+# copies plain files only (links, FIFOs, devices and names with control characters are
+# left out, never followed), takes each submission's time from the exchange's change
+# times, not from the student's timestamp.txt (which is only compared: a late report in
+# late-reports/, puzzlekit.course.handed_in), and goes on past any one student's folder
 c.ExchangeFactory.collect = "puzzlekit.course.collect.OwnerCheckedCollect"
+# releasing feedback skips a student whose submission secret is missing or malformed,
+# with a warning, instead of stopping there (nbgrader stops: the others get nothing)
+c.ExchangeFactory.release_feedback = "puzzlekit.course.exchange_owners.CheckedReleaseFeedback"
 # autograde (the command, the formgrader's button, `python -m puzzlekit grade`) likewise
 # takes only plain files from submitted/: a notebook that is a link counts as not handed
 # in (nbgrader has no setting for its copy steps: see puzzlekit/autograder/grader/plainfiles.py)

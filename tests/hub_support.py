@@ -17,6 +17,7 @@
 from __future__ import annotations
 
 import csv
+import fcntl
 import json
 import os
 import shlex
@@ -55,6 +56,29 @@ def require_hub_machine() -> None:
         pytest.skip("npm is missing, so the hub's proxy (configurable-http-proxy) cannot be "
                     "installed (apt-get install npm)")
     require_chromium()
+
+
+@contextmanager
+def class_env_lock() -> Iterator[None]:
+    """One test at a time builds or refreshes the class environment (tests run in
+    several processes, and the hub's test and the exchange's share it)."""
+    with open(Path(tempfile.gettempdir()) / "puzzlekit-hub-test-env.lock", "a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
+
+
+def make_hub_env(out: Any) -> int:
+    """`make hub-env` into CLASS_ENV (the first run builds it, later ones refresh the kit),
+    under `class_env_lock`, its output into the binary file `out`; its exit code."""
+    env = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+           "LANG": "C.UTF-8", "HOME": "/root"}
+    with class_env_lock():
+        return subprocess.run(["make", "--no-print-directory", "hub-env",
+                               f"HUB_ENV={CLASS_ENV}"], cwd=REPO, env=env, stdout=out,
+                              stderr=subprocess.STDOUT).returncode
 
 
 def remove_leftovers() -> list[str]:
@@ -145,6 +169,8 @@ def class_hub(roster: list[tuple[str, str]], artifacts: Path,
     process = None
     try:
         with open(log, "wb") as out:
+            # make hub's first step, one test at a time (it may build the environment)
+            assert make_hub_env(out) == 0, log.read_text(errors="replace")[-3000:]
             for n, (course_roster, block) in enumerate(more_courses, start=2):
                 # the guide's block as written; the test's folders, ports and roster after
                 # its own words (make takes the last value of a variable)

@@ -58,6 +58,12 @@ def test_a_hub_of_one_course_configures_everyone_as_before(tmp_path):
     assert c.CourseDirectory.course_id == "puzzlekit" and c.Exchange.root == EXCHANGE
     assert c.Validator.width == 110
     assert c.ExchangeFactory.fetch_feedback == "puzzlekit.course.term_view.FetchFeedback"
+    # fetch and submit use the course instructor's folders only (the same modes as the
+    # kit checks: puzzlekit.course.exchange_owners)
+    assert c.ExchangeFactory.submit == "puzzlekit.course.exchange_owners.CheckedSubmit"
+    assert c.ExchangeOwners.instructors == {"puzzlekit": "teacher"}
+    from puzzlekit.course.exchange_owners import COURSE_FOLDERS
+    assert classroom.EXCHANGE_FOLDERS == COURSE_FOLDERS
     assert "plugin_class" not in c.Authenticator and "path_includes_course" not in c.Exchange
     page = json.loads((Path(s.config_dirs("alice")[-1]) / "labconfig" / "page_config.json")
                       .read_text())
@@ -77,6 +83,7 @@ def test_a_student_of_two_courses_gets_nbgraders_set_up_for_several(tmp_path):
     assert s.groups()["nbgrader-ai-202"] == {"users": ["bob", "carol"]}
     assert s.groups()["formgrade-ai-202"] == {"users": ["colleague"]}
     both = nbgrader_config(s, "bob")
+    assert both.ExchangeOwners.instructors == {"puzzlekit": "teacher", "ai-202": "colleague"}
     assert "course_id" not in both.CourseDirectory
     assert both.Exchange.path_includes_course is True
     assert both.Authenticator.plugin_class == classroom.HUB_AUTH_PLUGIN

@@ -54,6 +54,9 @@ def repo(tmp_path: Path) -> Path:
     shutil.copytree(REPO / "notebooks", root / "notebooks",
                     ignore=shutil.ignore_patterns(*GENERATED))
     shutil.copy2(REPO / "Makefile", root / "Makefile")
+    (root / "deploy").mkdir()
+    shutil.copytree(REPO / "deploy" / "hub", root / "deploy" / "hub",
+                    ignore=shutil.ignore_patterns("roster.csv", "roster-*.csv", "__pycache__"))
     (root / ".venv").symlink_to(VENV_BIN.parent)
     return root
 
@@ -139,6 +142,10 @@ def test_the_exchange_is_made_once_and_checked(repo, tmp_path):
 
     run_block("exchange", repo, env)
     assert stat.S_IMODE(exchange.stat().st_mode) == 0o1777
+    # and the course's folders in it, yours (here: root's, who ran it), before any release
+    modes = {p.name: stat.S_IMODE(p.stat().st_mode) for p in (exchange / "puzzlekit").iterdir()}
+    assert modes == {"outbound": 0o755, "inbound": 0o2733, "feedback": 0o711}, modes
+    assert (exchange / "puzzlekit").stat().st_uid == os.getuid()
     out = run_block("release", repo, env)
     assert (exchange / "puzzlekit" / "outbound" / ASSIGNMENT).is_dir()
     assert ASSIGNMENT in out

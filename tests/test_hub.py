@@ -345,6 +345,19 @@ def test_a_class_from_release_to_feedback(hub: Hub, browser: Any) -> None:
     source = json.loads((course / "source" / ASSIGNMENT / NOTEBOOK).read_text())
     mistakes = {k: v for name in TYPICAL for k, v in load_students_01()[name].items()}
 
+    # before any release, the set-up made each course's folders in the exchange, its
+    # instructor's: a student of one course cannot make another's (or their own's) first
+    exchange = Path(hub.settings.exchange)
+    for course_id, owner in ((COURSE_A, TEACHER), (COURSE_B, TEACHER_B)):
+        made = {p.name: (p.owner(), oct(p.stat().st_mode & 0o7777))
+                for p in (exchange / course_id).iterdir()}
+        assert (exchange / course_id).owner() == owner and made == {
+            "outbound": (owner, "0o755"), "inbound": (owner, "0o2733"),
+            "feedback": (owner, "0o711")}, (course_id, made)
+    squat = as_user(hub, MISTAKES, ["mkdir", "-p", str(exchange / COURSE_B / "outbound" /
+                                                       ASSIGNMENT)], check=False)
+    assert squat.returncode != 0 and "Permission denied" in squat.stderr, squat
+
     # everyone logs in at the start of the class: their servers start side by side; the
     # second course's instructor meanwhile releases the same assignment in their course
     step = "everyone: log in (PAM) and servers start (5 at once)"
@@ -410,6 +423,13 @@ def test_a_class_from_release_to_feedback(hub: Hub, browser: Any) -> None:
         formgrader_action(teacher.page, row, "collect", "Successfully collected",
                           "07-formgrader-collected", "instructor: collect in the formgrader")
     assert sorted(p.name for p in (course / "submitted").iterdir()) == sorted(STUDENTS)
+    # each time collected is the exchange's; the honest students' own agree: no flag
+    import csv
+    with open(course / "late-reports" / f"{ASSIGNMENT}.csv", newline="") as f:
+        times = {r["student"]: r for r in csv.DictReader(f)}
+    assert sorted(times) == sorted(STUDENTS) and not any(r["flags"] for r in times.values())
+    assert all((course / "submitted" / u / ASSIGNMENT / "timestamp.txt").read_text() ==
+               times[u]["handed_in_utc"] for u in STUDENTS), times
     with timed("instructor: autograde (nbgrader autograde as the instructor's user)"):
         done = as_user(hub, TEACHER, [f"{hub.settings.env}/bin/nbgrader", "autograde",
                                       ASSIGNMENT], cwd=str(course), timeout=600)

@@ -7,6 +7,7 @@ class environment (`check-python`).
     python deploy/hub/classroom.py check-python             # can every user run this Python?
     python deploy/hub/classroom.py check-env --env ENV      # ... and the class environment?
     python deploy/hub/classroom.py setup --env ENV --state STATE --roster roster.csv ...
+    python deploy/hub/classroom.py exchange --exchange DIR --course-id ID --instructor NAME
 
 What `setup` does for the course it names (`--course-id`, default `puzzlekit`), idempotently;
 the hub's other courses, set up by earlier runs with other ids, are kept:
@@ -17,14 +18,19 @@ the hub's other courses, set up by earlier runs with other ids, are kept:
   (mode 0600) for the instructor to hand out (the hub logs in with PAM). A student may be
   on the rosters of several courses; an instructor teaches one course and studies none;
 - the exchange folder, mode 1777 (everyone may add, nobody may remove another's entry),
-  one for all the hub's courses (nbgrader keeps each course under `<exchange>/<id>/`);
+  one for all the hub's courses (nbgrader keeps each course under `<exchange>/<id>/`),
+  and in it every course's folders, made before any student can make them and owned by
+  the course's instructor (`make_course_exchange`: `<id>` and `<id>/outbound` 755,
+  `<id>/inbound` 2733, `<id>/feedback` 711); a folder a student made there first is moved
+  aside, into a folder only root can open, and named;
 - the course root, `~INSTRUCTOR/COURSE_ID`, owned by the instructor, mode 0700: a copy
   of the course's `source/` and `nbgrader_config.py`, made once (never overwritten);
 - the Jupyter config of each person in STATE/jupyter (the spawner points
   JUPYTER_CONFIG_PATH there): students get the exchange, no formgrader and no Create
   Assignment panel, and the course id of their one course; a student of several courses
   gets no course id but nbgrader's set-up for several courses (each course's assignments
-  in `~/COURSE/ASSIGNMENT`, and only the courses of their JupyterHub groups listed); each
+  in `~/COURSE/ASSIGNMENT`, and only the courses of their JupyterHub groups listed);
+  every student's fetch and submit use only folders of the course's instructor; each
   instructor's nbgrader loads their course's config and refuses, at collect, a submission
   filed under another student's name or under a name that is not the course's student;
 - STATE/hub.json, the settings `jupyterhub_config.py` reads; STATE/hub (mode 0700) holds
@@ -46,6 +52,7 @@ import stat
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -110,6 +117,16 @@ SERVER_TOKEN_SCOPES = ("users:activity!user", "access:servers!server", "read:use
                        "read:users:groups!user")
 #: nbgrader's plugin that asks JupyterHub which courses a student is in (their groups)
 HUB_AUTH_PLUGIN = "nbgrader.auth.JupyterHubAuthPlugin"
+#: a course's folders in the exchange ('' the course's own) and their modes, all owned by
+#: its instructor: puzzlekit.course.exchange_owners.COURSE_FOLDERS, which every release,
+#: fetch, submit and collect checks (tests/test_classroom.py keeps the two equal)
+EXCHANGE_FOLDERS = {"": 0o755, "outbound": 0o755, "inbound": 0o2733, "feedback": 0o711}
+#: the students' exchange steps that check those folders' owner (and refresh their marks)
+STUDENT_EXCHANGE = {
+    "fetch_assignment": "puzzlekit.course.term_view.FetchAssignment",
+    "fetch_feedback": "puzzlekit.course.term_view.FetchFeedback",
+    "submit": "puzzlekit.course.exchange_owners.CheckedSubmit",
+}
 
 
 @dataclass
@@ -335,14 +352,17 @@ def chown_tree(root: Path, user: str) -> None:
 
 # ---------------------------------------------------------------------------- config files
 
-def student_nbgrader_config(exchange: str) -> str:
-    return ('"""nbgrader for every student of the hub (written by deploy/hub/classroom.py)'
-            '"""\nc = get_config()  # noqa: F821\n'
+def student_nbgrader_config(exchange: str, instructors: dict[str, str] | None = None) -> str:
+    """Every student's nbgrader config: the exchange, and each course's instructor, whose
+    folders alone their fetch and submit use."""
+    return ('"""nbgrader for every student of the class (written by '
+            'deploy/hub/classroom.py)"""\nc = get_config()  # noqa: F821\n'
             f"c.Exchange.root = {exchange!r}\n"
             "c.Validator.width = 110  # the Validate button: the kit's lines uncut\n"
-            "# Fetch and Fetch Feedback also refresh marks-<course>.html: due dates, marks\n"
-            "c.ExchangeFactory.fetch_assignment = 'puzzlekit.course.term_view.FetchAssignment'\n"
-            "c.ExchangeFactory.fetch_feedback = 'puzzlekit.course.term_view.FetchFeedback'\n")
+            "# Fetch and Fetch Feedback also refresh marks-<course>.html: due dates, marks;\n"
+            "# fetch and submit use only the folders of the course's instructor (below)\n"
+            + "".join(f"c.ExchangeFactory.{k} = {v!r}\n" for k, v in STUDENT_EXCHANGE.items())
+            + f"c.ExchangeOwners.instructors = {dict(sorted((instructors or {}).items()))!r}\n")
 
 
 def one_course_nbgrader_config(course_id: str) -> str:
@@ -388,7 +408,8 @@ def write_role_configs(state: Path, settings: Settings) -> None:
     shutil.rmtree(new, ignore_errors=True)
     student = new / "student"
     (student / "labconfig").mkdir(parents=True)
-    (student / "nbgrader_config.py").write_text(student_nbgrader_config(settings.exchange))
+    (student / "nbgrader_config.py").write_text(student_nbgrader_config(
+        settings.exchange, {c.course_id: c.instructor for c in settings.courses}))
     (student / "jupyter_server_config.json").write_text(json.dumps(
         {"ServerApp": {"jpserver_extensions": {e: False for e in STUDENT_DISABLED_SERVER}}},
         indent=1))
@@ -415,6 +436,109 @@ def write_role_configs(state: Path, settings: Settings) -> None:
         current.rename(old)
     new.rename(current)
     shutil.rmtree(old, ignore_errors=True)
+
+
+# ---------------------------------------------------------------------------- the exchange
+
+def make_exchange_root(exchange: Path) -> list[str]:
+    """The exchange folder, mode 1777 (everyone may add, nobody may remove another's
+    entry); as root, owned by root. Returns what to tell the person setting up."""
+    if exchange.is_symlink():
+        raise SetupError(f"the exchange {exchange} is a symbolic link: make it a folder "
+                         f"(EXCHANGE= names another place)")
+    exchange.mkdir(parents=True, exist_ok=True)
+    notes = []
+    st = os.lstat(exchange)
+    if os.geteuid() == 0 and st.st_uid != 0:
+        notes.append(f"the exchange {exchange} belonged to {user_name(st.st_uid)}: it is "
+                     f"root's now (its owner may remove anyone's entries)")
+        os.chown(exchange, 0, 0)
+    os.chmod(exchange, 0o1777)
+    return notes
+
+
+def user_name(uid: int) -> str:
+    """The name of the user `uid` ('uid N' when it has none)."""
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return f"uid {uid}"
+
+
+def _lstat(path: Path) -> os.stat_result | None:
+    try:
+        return os.lstat(path)
+    except FileNotFoundError:
+        return None
+
+
+def _give(path: Path, owner: pwd.struct_passwd, mode: int) -> None:
+    """`path`, a folder (never a link followed), to `owner` with `mode`."""
+    fd = os.open(path, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    try:
+        if os.geteuid() == 0:
+            os.fchown(fd, owner.pw_uid, owner.pw_gid)
+        os.fchmod(fd, mode)
+    finally:
+        os.close(fd)
+
+
+def move_aside(exchange: Path, path: Path, course_id: str, instructor: str,
+               st: os.stat_result) -> str:
+    """Move what someone else made at `path` into a new folder of the exchange that only
+    root can open; returns the sentence that says so."""
+    owner = user_name(st.st_uid)
+    what = "a symbolic link" if stat.S_ISLNK(st.st_mode) else (
+        "a folder" if stat.S_ISDIR(st.st_mode) else "a file")
+    if os.geteuid() != 0:
+        raise SetupError(f"{path} is {what} of {owner}, not of {course_id}'s instructor "
+                         f"{instructor}: as root, run this again (it moves it aside)")
+    aside = Path(tempfile.mkdtemp(prefix=f".moved-aside-{course_id}-", dir=exchange))
+    os.rename(path, aside / path.name)
+    return (f"{path} was {what} of {owner}, not of {course_id}'s instructor {instructor}: "
+            f"someone may have tried to take the course's releases and submissions over. "
+            f"It is moved aside into {aside} (only root can open it): look at it, then "
+            f"delete it. The course's folders are made anew, {instructor}'s.")
+
+
+def make_course_exchange(exchange: Path, course_id: str, instructor: str) -> list[str]:
+    """Make the course's folders in the exchange (`EXCHANGE_FOLDERS`), owned by its
+    instructor, before a student can make them; what a student made there before is moved
+    aside (`move_aside`). Idempotent: the instructor's folders and what is in them are
+    kept, with their modes set. Returns what to tell the person setting up."""
+    if not COURSE_ID.match(course_id):
+        raise SetupError(f"{course_id!r} is not a course id")
+    try:
+        owner = pwd.getpwnam(instructor)
+    except KeyError:
+        raise SetupError(f"{instructor} is no user of this machine (INSTRUCTOR=)") from None
+    if os.geteuid() not in (0, owner.pw_uid):
+        raise SetupError(f"only root or {instructor} can make {course_id}'s folders in the "
+                         f"exchange for {instructor}: run it as root")
+    notes: list[str] = []
+    ours = (owner.pw_uid, 0)          # the instructor's, or made by root: given to them
+    for name, mode in EXCHANGE_FOLDERS.items():
+        path = exchange / course_id / name if name else exchange / course_id
+        # the course's folder is in the exchange, where anyone adds entries: a student may
+        # make it again between a look and a mkdir, so look, move aside, make, until ours
+        for _ in range(5):
+            st = _lstat(path)
+            if st is not None and stat.S_ISDIR(st.st_mode) and st.st_uid in ours:
+                break
+            if st is not None:
+                notes.append(move_aside(exchange, path, course_id, instructor, st))
+            try:
+                os.mkdir(path, 0o700)
+            except FileExistsError:
+                continue
+            break
+        else:
+            raise SetupError(f"{path} keeps being made by someone else: stop them, then run "
+                             f"this again")
+        # the course's folder first: once it is the instructor's (755), only they and root
+        # can add the others
+        _give(path, owner, mode)
+    return notes
 
 
 # ---------------------------------------------------------------------------- setup
@@ -516,9 +640,6 @@ def setup(*, env: str, state: str, roster: str, course_source: str, exchange: st
         print(f"classroom: {len(new_passwords)} new user(s); their first passwords are in "
               f"{path} (root only): hand them out, users change them with `passwd`")
 
-    ex.mkdir(parents=True, exist_ok=True)
-    os.chmod(ex, 0o1777)
-
     course_root = Path(pwd.getpwnam(instructor).pw_dir) / course_id
     if not course_root.exists():
         src = Path(course_source)
@@ -540,6 +661,13 @@ def setup(*, env: str, state: str, roster: str, course_source: str, exchange: st
         env=str(Path(env).resolve()), state=str(state_dir.resolve()), exchange=str(ex),
         courses=courses, ip=ip, port=port, hub_port=hub_port, proxy_api_port=proxy_api_port,
         authenticator=authenticator)
+    # the exchange, and every course's folders in it, the instructor's: a student of one
+    # course must not make another's first (nor this course's before its first release)
+    notes = make_exchange_root(ex)
+    for c in courses:
+        notes += make_course_exchange(ex, c.course_id, c.instructor)
+    for note in notes:
+        print(f"classroom: {note}")
     write_role_configs(state_dir, settings)
     import_students(env, instructor, course_root, str(ex),
                     [p for p in people if p.role == "student"], course_id=course_id)
@@ -642,6 +770,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--comment", default="", help="GECOS field of new users (tests mark theirs)")
     p.add_argument("--env-checked", action="store_true",
                    help="the class environment was just checked (make hub-env): skip that")
+    p = sub.add_parser("exchange", help="the exchange and one course's folders in it, owned by "
+                       "its instructor (make exchange: a course on one machine)")
+    p.add_argument("--exchange", required=True)
+    p.add_argument("--course-id", required=True)
+    p.add_argument("--instructor", required=True)
     args = parser.parse_args(argv)
     try:
         if args.command == "check-python":
@@ -655,6 +788,18 @@ def main(argv: list[str] | None = None) -> int:
                 raise SetupError("the class environment is not ready:\n- "
                                  + "\n- ".join(problems))
             print(f"classroom: {args.env} is ready for every user")
+        elif args.command == "exchange":
+            ex = Path(args.exchange)
+            notes = make_exchange_root(ex) if os.geteuid() == 0 or not ex.exists() \
+                else []
+            notes += make_course_exchange(ex, args.course_id, args.instructor)
+            for note in notes:
+                print(f"classroom: {note}")
+            print(f"classroom: exchange ready: {ex} (mode 1777); {args.course_id}'s folders "
+                  f"in it are {args.instructor}'s (outbound 755, inbound 2733, feedback 711)."
+                  f"\nYour students' nbgrader config (/etc/jupyter/nbgrader_config.py) names "
+                  f"the exchange and you, so that they fetch and submit only there:\n"
+                  + student_nbgrader_config(str(ex), {args.course_id: args.instructor}))
         elif args.command == "setup":
             s = setup(env=args.env, state=args.state, roster=args.roster,
                       course_source=args.course_source, exchange=args.exchange,

@@ -19,6 +19,22 @@ its courses, which share one exchange) a folder filed under a name that is not a
 of the course's gradebook is refused too: a student of another course who submits here,
 by mistake or on purpose, gets nothing into this course.
 
+**Times no student can set** (`puzzlekit.course.handed_in`): each submission's time is
+the latest change time of its folder and files, measured before the copy (the newest
+submission of each student is the one that changed last) and after it; it is written into
+the collected copy's ``timestamp.txt``, which autograde and the late policy read. The
+student's own ``timestamp.txt`` is only compared: a missing or rewritten one, or a file
+changed after Submit, is a warning and a flag in ``late-reports/<assignment>.csv``.
+
+**One student cannot stop the class's collect.** A folder whose name is not a submission's
+(``alice+01+not-a-time+x``, control characters), that cannot be read, is too big or holds
+too many entries is skipped with one log line naming it; everyone else is collected.
+Names from the exchange are shown with their control characters escaped
+(`puzzlekit.autograder.grader.plainfiles.shown`), and entries so named are left out.
+
+The course's folder and ``inbound`` in the exchange must be the instructor's
+(`puzzlekit.course.exchange_owners`), or nothing is collected.
+
 The course's nbgrader_config.py sets `c.ExchangeFactory.collect` to this class, so the
 formgrader's Collect, `nbgrader collect` and `python -m puzzlekit grade --watch` all use it.
 The owner is the user name of the folder's uid; on Kubernetes
@@ -32,22 +48,35 @@ import fnmatch
 import glob
 import os
 import pwd
+import shutil
 import stat
 from typing import Any
 
 from nbgrader.api import Gradebook, MissingEntry
 from nbgrader.exchange.default.collect import ExchangeCollect, groupby
-from nbgrader.utils import check_mode
-from traitlets import Bool
+from nbgrader.utils import check_mode, parse_utc
+from traitlets import Bool, Float
 
 from ..autograder.grader.plainfiles import (
     Dropped,
-    Refused,
     copy_plain_tree,
     hashed_uid,
+    plain_name,
     report_line,
+    shown,
     user_uid,
     walk_plain,
+)
+from .exchange_owners import read_secret, refuse_unless_mine
+from .handed_in import (
+    TOLERANCE,
+    HandedIn,
+    LateRow,
+    format_time,
+    handed_in,
+    later,
+    time_flags,
+    write_late_report,
 )
 
 
@@ -72,15 +101,40 @@ def made_by(path: str, name: str) -> tuple[bool, str]:
     return owner == name, owner
 
 
+def submission_name(name: str, assignment: str) -> tuple[str, str] | str:
+    """(student, time as written) of an inbound folder's name
+    ``STUDENT+ASSIGNMENT+TIME+RANDOM`` (or without ``+RANDOM``), or why it is not one."""
+    if not plain_name(name):
+        return "its name holds control characters"
+    parts = name.rsplit("+", 3)
+    if len(parts) < 3 or parts[1] != assignment:
+        return f"it is not a submission's name ({'STUDENT+' + assignment + '+TIME+RANDOM'})"
+    student, when = parts[0], parts[2]
+    if not student or student in (".", "..") or "/" in student:
+        return f"{student!r} in its name is not a student"
+    try:
+        parse_utc(when)
+    except Exception:           # dateutil's errors vary: none of them is a time
+        return f"{when!r} in its name is not a time"
+    return student, when
+
+
 class OwnerCheckedCollect(ExchangeCollect):  # type: ignore[misc]
-    """`nbgrader collect` that skips submissions not made by the student they name."""
+    """`nbgrader collect` that skips submissions not made by the student they name, takes
+    times no student can set, and goes on past any one student's folder."""
 
     refused: list[dict[str, Any]]
     #: student -> the entries left out of their submission (see puzzlekit.autograder.grader.plainfiles)
     dropped: dict[str, list[Dropped]]
+    #: the late report's lines of this collect (puzzlekit.course.handed_in)
+    late_rows: list[LateRow]
 
     students_only = Bool(False, help="Refuse folders filed under a name that is not a "
                          "student of the course's gradebook.").tag(config=True)
+    time_tolerance = Float(TOLERANCE, help="Seconds a submission's own timestamp.txt may "
+                           "give before its last change in the exchange without a flag in "
+                           "the late report (the time graded is the exchange's "
+                           "anyway).").tag(config=True)
 
     def init_src(self) -> None:
         if self.coursedir.course_id == "":
@@ -89,39 +143,32 @@ class OwnerCheckedCollect(ExchangeCollect):  # type: ignore[misc]
         self.inbound_path = os.path.join(self.course_path, "inbound")
         if not os.path.isdir(self.inbound_path):
             self.fail(f"Course not found: {self.inbound_path}")
+        refuse_unless_mine(self, ("", "inbound"), "collected")
         if not check_mode(self.inbound_path, read=True, execute=True):
             self.fail(f"You don't have read permissions for the directory: {self.inbound_path}")
         student_id = self.coursedir.student_id if self.coursedir.student_id else "*"
         pattern = os.path.join(self.inbound_path,
                                f"{student_id}+{self.coursedir.assignment_id}+*")
-        records, self.refused, self.dropped = [], [], {}
+        records, self.refused, self.dropped, self.late_rows = [], [], {}, []
         with Gradebook(self.coursedir.db_url, self.coursedir.course_id) as gb:
             try:
-                self.duedate = gb.find_assignment(self.coursedir.assignment_id).duedate
+                assignment = gb.find_assignment(self.coursedir.assignment_id)
+                self.duedate = assignment.duedate
+                #: each student's due date, their extension included
+                self.due_of = {sub.student.id: sub.duedate for sub in assignment.submissions}
             except MissingEntry:
-                self.duedate = None
+                self.duedate, self.due_of = None, {}
             students = {s.id for s in gb.students} if self.students_only else set()
-        for path in glob.glob(pattern):
-            record = self._path_to_record(path)
-            if not stat.S_ISDIR(os.lstat(path).st_mode):
-                what = "a symbolic link" if os.path.islink(path) else "not a folder"
-                self.log.warning("refused %s: it is filed as %s's submission but is %s, "
-                                 "not a folder", path, record["username"], what)
-                self.refused.append({**record, "owner": owner_of(path), "why": what})
+        for path in sorted(glob.glob(pattern)):
+            try:
+                record = self._record(path, students)
+            except Exception as exc:    # one student's folder never stops the class's collect
+                self.log.error("skipped %s: %s", shown(path), shown(exc))
+                self.refused.append({"filename": os.path.basename(path), "username": "",
+                                     "owner": "", "why": shown(exc)})
                 continue
-            ok, owner = made_by(path, record["username"])
-            if not ok:
-                self.log.warning("refused %s: it is filed as %s's submission but was made by "
-                                 "%s", path, record["username"], owner)
-                self.refused.append({**record, "owner": owner})
-                continue
-            if self.students_only and record["username"] not in students:
-                self.log.warning("refused %s: %s is not a student of %s (not in its "
-                                 "gradebook)", path, record["username"],
-                                 self.coursedir.course_id)
-                self.refused.append({**record, "owner": owner, "why": "not a student"})
-                continue
-            records.append(record)
+            if record is not None:
+                records.append(record)
         usergroups = groupby(records, lambda item: item["username"])
         if self.duedate is None or not self.before_duedate:
             self.src_records = [self._sort_by_timestamp(v)[0] for v in usergroups.values()]
@@ -129,8 +176,42 @@ class OwnerCheckedCollect(ExchangeCollect):  # type: ignore[misc]
             self.src_records = []
             for v in usergroups.values():
                 ordered = self._sort_by_timestamp(v)
-                early = [r for r in ordered if r["timestamp"] <= self.duedate]
+                early = [r for r in ordered if r["timestamp"] <= self.due_of.get(
+                    r["username"], self.duedate)]
                 self.src_records.append(early[0] if early else ordered[0])
+
+    def _record(self, path: str, students: set[str]) -> dict[str, Any] | None:
+        """The record of one inbound folder, its time the exchange's (None: refused)."""
+        name = os.path.basename(path)
+        parsed = submission_name(name, self.coursedir.assignment_id)
+        if isinstance(parsed, str):
+            self.log.warning("skipped %s: %s; nbgrader's submit never makes such a folder",
+                             shown(path), parsed)
+            self.refused.append({"filename": shown(name), "username": "",
+                                 "owner": owner_of(path), "why": parsed})
+            return None
+        record: dict[str, Any] = {"username": parsed[0], "filename": name}
+        if not stat.S_ISDIR(os.lstat(path).st_mode):
+            what = "a symbolic link" if os.path.islink(path) else "not a folder"
+            self.log.warning("refused %s: it is filed as %s's submission but is %s, "
+                             "not a folder", shown(path), record["username"], what)
+            self.refused.append({**record, "owner": owner_of(path), "why": what})
+            return None
+        ok, owner = made_by(path, record["username"])
+        if not ok:
+            self.log.warning("refused %s: it is filed as %s's submission but was made by "
+                             "%s", shown(path), record["username"], owner)
+            self.refused.append({**record, "owner": owner})
+            return None
+        if self.students_only and record["username"] not in students:
+            self.log.warning("refused %s: %s is not a student of %s (not in its "
+                             "gradebook)", shown(path), record["username"],
+                             self.coursedir.course_id)
+            self.refused.append({**record, "owner": owner, "why": "not a student"})
+            return None
+        record["handed_in"] = handed_in(path)
+        record["timestamp"] = record["handed_in"].at
+        return record
 
     def _group_may(self, path: str, bits: int, mask: int) -> None:
         st_mode = os.stat(path).st_mode
@@ -141,11 +222,28 @@ class OwnerCheckedCollect(ExchangeCollect):  # type: ignore[misc]
                 self.log.warning("Could not update permissions of %s to make it groupshared",
                                  path)
 
+    def copy_files(self) -> None:
+        super().copy_files()
+        if self.late_rows:
+            report = write_late_report(self.coursedir.root, self.coursedir.assignment_id,
+                                       self.late_rows)
+            self.log.info("Times handed in (the exchange's) and their flags: %s", report)
+
     def do_copy(self, src: str, dest: str, log: Any = None) -> None:
         """nbgrader's copy (ignore/include globs, file and folder size limits, group
-        permissions), of plain files only: see puzzlekit.autograder.grader.plainfiles."""
-        cd = self.coursedir
+        permissions), of plain files only (see puzzlekit.autograder.grader.plainfiles),
+        with the exchange's time in the copy's timestamp.txt; a submission that cannot be
+        copied is skipped with one line, and the others are collected."""
         student = os.path.basename(src).rsplit("+", 3)[0]
+        try:
+            self._copy(src, dest, student)
+        except Exception as exc:    # one student's folder never stops the class's collect
+            shutil.rmtree(dest, ignore_errors=True)    # no copy with a time not measured
+            self.log.error("skipped %s's submission %s: %s", shown(student),
+                           shown(os.path.basename(src)), shown(exc))
+
+    def _copy(self, src: str, dest: str, student: str) -> None:
+        cd = self.coursedir
         owner = user_uid(student)
         exclude, include = list(cd.ignore or []), list(cd.include or [])
         max_file = 1000 * cd.max_file_size if cd.max_file_size else None
@@ -159,33 +257,53 @@ class OwnerCheckedCollect(ExchangeCollect):  # type: ignore[misc]
                     return True
                 if max_file is not None and st.st_size > max_file:
                     self.log.warning("Ignoring file too large '%s' (see config option "
-                                     "CourseDirectory.max_file_size)", os.path.join(src, rel))
+                                     "CourseDirectory.max_file_size)",
+                                     shown(os.path.join(src, rel)))
                     return True
             return False
 
-        try:
-            size = sum(st.st_size for _, _, st in walk_plain(src, owner_uid=owner,
-                                                             skip=skip)
-                       if stat.S_ISREG(st.st_mode))
-        except Refused as exc:      # swapped for a link since init_src looked at it
-            self.log.error("refused %s's submission: %s", student, exc)
-            return
+        size = sum(st.st_size for _, _, st in walk_plain(src, owner_uid=owner, skip=skip)
+                   if stat.S_ISREG(st.st_mode))
         if size > 1000 * cd.max_dir_size:
-            self.log.error("Directory size is too big")
-            raise RuntimeError(f"Directory size is too big. Size is {size}, maximum size "
-                               f"is {1000 * cd.max_dir_size}")
+            raise ValueError(f"it holds {size} bytes, more than the course's limit of "
+                             f"{1000 * cd.max_dir_size} (CourseDirectory.max_dir_size)")
         where = f"{cd.assignment_id}, collect from {os.path.basename(src)}"
-        try:
-            dropped = copy_plain_tree(
-                src, dest, owner_uid=owner, skip=skip,
-                on_drop=lambda d: self.log.warning("%s", report_line(student, where, d)))
-        except Refused as exc:
-            self.log.error("refused %s's submission: %s", student, exc)
-            return
+        dropped = copy_plain_tree(
+            src, dest, owner_uid=owner, skip=skip,
+            on_drop=lambda d: self.log.warning("%s", report_line(student, where, d)))
         if dropped:
             self.dropped.setdefault(student, []).extend(dropped)
+        record = next(r for r in self.src_records
+                      if r["filename"] == os.path.basename(src))
+        self._record_time(src, dest, student, later(record["handed_in"], handed_in(src)))
         if cd.groupshared:      # as nbgrader's own do_copy: the group may read and write
             for dirname, _, filenames in os.walk(dest):
                 self._group_may(dirname, 0o2770, 0o2777)
                 for filename in filenames:
                     self._group_may(os.path.join(dirname, filename), 0o660, 0o777)
+
+    def _record_time(self, src: str, dest: str, student: str, h: HandedIn) -> None:
+        """The exchange's time into the copy's timestamp.txt; the flags into the log and
+        the late report."""
+        stamp = os.path.join(dest, "timestamp.txt")
+        if os.path.isdir(stamp) and not os.path.islink(stamp):
+            shutil.rmtree(stamp)
+        elif os.path.lexists(stamp):
+            os.unlink(stamp)
+        fd = os.open(stamp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW |
+                     os.O_CLOEXEC, 0o644)
+        with open(fd, "w", encoding="ascii") as f:
+            f.write(format_time(h.at))
+        due = self.due_of.get(student, self.duedate)
+        flags = time_flags(h, due, self.time_tolerance)
+        self.late_rows.append(LateRow(student, h.at, h.claimed, due, tuple(flags)))
+        self.log.info("%s handed %s in at %s (the exchange's time)", student,
+                      self.coursedir.assignment_id, format_time(h.at))
+        for flag in flags:
+            self.log.warning("%s's submission of %s: %s", student,
+                             self.coursedir.assignment_id, flag)
+        secret, why = read_secret(src)
+        if secret is None:
+            self.log.warning("%s's submission of %s: %s, so their feedback cannot be "
+                             "released for them to fetch", student,
+                             self.coursedir.assignment_id, why)

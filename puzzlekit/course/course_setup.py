@@ -16,7 +16,9 @@ loads it, so that every nbgrader command started from the course works whoever s
   differ in their id (nbgrader keeps each course's assignments and submissions under
   ``<exchange>/<course id>/``) or in their exchange; nothing else is hard-coded.
   nbgrader would create a missing one silently, world-writable, as whoever released first;
-  `CheckedReleaseAssignment` refuses instead and names the one command that makes it.
+  `CheckedReleaseAssignment` refuses instead and names the one command that makes it, and
+  it refuses course folders in it that are not the instructor's (a student may have made
+  them first: `puzzlekit.course.exchange_owners`).
 """
 
 from __future__ import annotations
@@ -146,14 +148,23 @@ def _checked_release() -> type:
     from nbgrader.exchange.default.release_assignment import ExchangeReleaseAssignment
 
     class CheckedReleaseAssignment(ExchangeReleaseAssignment):  # type: ignore[misc]
-        """nbgrader's release, which stops with a clear message if the exchange is not made,
-        and writes the due date into the released notebooks."""
+        """nbgrader's release, which stops with a clear message if the exchange is not made
+        or the course's folders in it are not the instructor's, and writes the due date
+        into the released notebooks."""
 
         def ensure_root(self) -> None:
             problem = exchange_problem(self.root)
             if problem:
                 self.fail(problem)
             super().ensure_root()
+
+        def init_dest(self) -> None:
+            # the course's folders that exist are the instructor's (a student may have
+            # made them first: puzzlekit.course.exchange_owners); nbgrader makes the others
+            from .exchange_owners import refuse_unless_mine
+            refuse_unless_mine(self, ("", "outbound", "inbound"), "released")
+            super().init_dest()
+            refuse_unless_mine(self, ("", "outbound", "inbound"), "released")
 
         def copy_files(self) -> None:
             super().copy_files()

@@ -238,8 +238,7 @@ def write_marks_page(home: str | os.PathLike[str], exchange_root: str, course_id
 
 @functools.cache
 def _fetch_classes() -> tuple[type, type]:
-    from nbgrader.exchange.default.fetch_assignment import ExchangeFetchAssignment
-    from nbgrader.exchange.default.fetch_feedback import ExchangeFetchFeedback
+    from .exchange_owners import CheckedFetchAssignment, CheckedFetchFeedback
 
     class _Marks:
         def write_marks(self: Any) -> None:
@@ -251,15 +250,18 @@ def _fetch_classes() -> tuple[type, type]:
             else:
                 self.log.info("Your marks and due dates: %s", page)
 
-    class FetchAssignment(ExchangeFetchAssignment, _Marks):  # type: ignore[misc]
-        """nbgrader's fetch, then the student's marks page (due dates) is refreshed."""
+    class FetchAssignment(CheckedFetchAssignment, _Marks):  # type: ignore[misc]
+        """nbgrader's fetch (from the course instructor's release only:
+        `puzzlekit.course.exchange_owners`), then the student's marks page (due dates) is
+        refreshed."""
 
         def copy_files(self) -> None:
             super().copy_files()
             self.write_marks()
 
-    class FetchFeedback(ExchangeFetchFeedback, _Marks):  # type: ignore[misc]
-        """nbgrader's fetch of feedback, then the student's marks page is refreshed."""
+    class FetchFeedback(CheckedFetchFeedback, _Marks):  # type: ignore[misc]
+        """nbgrader's fetch of feedback (from the instructor's folder only), then the
+        student's marks page is refreshed."""
 
         def copy_files(self) -> None:
             super().copy_files()

@@ -23,6 +23,9 @@ from puzzlekit.autograder.grader.plainfiles import (
     copy_plain_tree,
     guard_autograde_copies,
     ignore_names,
+    plain_name,
+    report_line,
+    shown,
     walk_plain,
 )
 from puzzlekit.course.class_grading.proctree import alive, descendants, kill_tree
@@ -116,6 +119,29 @@ def test_a_device_is_left_out(tmp_path):
     sub.mkdir()
     os.mknod(sub / "zero", 0o666 | stat.S_IFCHR, os.makedev(1, 5))
     assert copy_plain_tree(sub, tmp_path / "copy") == [Dropped("zero", "device")]
+
+
+def test_a_name_with_control_characters_is_left_out_and_shown_escaped(tmp_path):
+    """A terminal's escape codes, a bidi override, a bell or a byte that is not UTF-8 in
+    a file's name: left out, and every line that names it shows the escapes."""
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    names = ["\x1b[2J\x1b[1;31mPWNED.txt", "evil\u202eblyat.ipynb", "bell\x07",
+             os.fsdecode(b"latin-\xe9.txt"), "line\nbreak.txt"]
+    for name in [*names, "ok-ünïcode.txt"]:
+        (sub / name).write_text("x")
+    dropped = copy_plain_tree(sub, tmp_path / "copy")
+    assert sorted(d.path for d in dropped) == sorted(names)
+    assert [p.name for p in (tmp_path / "copy").iterdir()] == ["ok-ünïcode.txt"]
+    lines = [report_line("mallory", "01, collect from mallory+01+t+\x1b[0m", d)
+             for d in dropped]
+    assert all(plain_name(line) for line in lines), lines
+    said = "\n".join(lines)
+    for escaped in ("\\x1b[2J\\x1b[1;31mPWNED.txt", "evil\\u202eblyat.ipynb", "bell\\x07",
+                    "latin-\\xe9.txt", "line\\x0abreak.txt", "mallory+01+t+\\x1b[0m"):
+        assert escaped in said, said
+    assert shown("plain name.ipynb") == "plain name.ipynb"
+    assert not plain_name("a\x9bb") and shown("a\x9bb") == "a\\x9bb"   # C1's CSI too
 
 
 def test_a_folder_that_is_a_link_is_refused(tree, tmp_path):

@@ -383,3 +383,20 @@ def test_leaks(tmp_path: Path) -> None:
     repo_course = PACKAGE.parent / "notebooks"
     if repo_course.is_dir():
         assert wall.leaks(str(repo_course)) == []
+
+
+def test_a_scratch_folder_a_thousand_levels_deep_is_removed(tmp_path):
+    from puzzlekit.autograder.wall.scratch import remove_tree
+    import os
+    top = tmp_path / "deep"
+    path = str(top)
+    os.mkdir(path)
+    for _ in range(1200):              # deeper than Python's recursion limit
+        path += "/d"
+        os.mkdir(path)
+    with open(path + "/f", "w") as f:
+        f.write("x")
+    (top / "link").symlink_to(tmp_path)     # a link is removed, never followed
+    (tmp_path / "kept").write_text("keep")
+    remove_tree(str(top))
+    assert not top.exists() and (tmp_path / "kept").read_text() == "keep"

@@ -5,12 +5,15 @@ here, verbatim and in the guide's order, in a fresh copy of the repository's cou
 a plain system PATH and a home of its own (no root needed: the exchange is in that home).
 Between the blocks the test does what the guide leaves to people: two students fetch and
 submit through the exchange, alice 26 hours after the due date, bob as late but within his
-extension (their submissions' times are set to that, as if the clock said so).
+extension. A submission's time is the exchange's (the clock's, when its files changed:
+puzzlekit.course.handed_in), which nobody sets back, not even this test: the due date is
+moved instead, to 26 hours before they submit.
 """
 
 from __future__ import annotations
 
 import csv
+import datetime
 import io
 import re
 import shutil
@@ -58,8 +61,8 @@ def run_block(name: str, repo: Path, env: dict[str, str]) -> str:
     return out
 
 
-def submit(student: str, work: Path, exchange: Path, env: dict[str, str], when: str) -> None:
-    """A student fetches the release, hands in the finished notebook at time `when`."""
+def submit(student: str, work: Path, exchange: Path, env: dict[str, str]) -> Path:
+    """A student fetches the release, hands in the finished notebook; its inbound folder."""
     work.mkdir(parents=True)
     senv = {**env, "PATH": f"{VENV_BIN}:{BARE_PATH}"}
     base = [str(VENV_BIN / "nbgrader")]
@@ -71,9 +74,8 @@ def submit(student: str, work: Path, exchange: Path, env: dict[str, str], when: 
         done = subprocess.run([*base, *step, *course], cwd=work, env=senv,
                               capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stdout + done.stderr
-    # as if the clock said `when`: the time nbgrader submit wrote, which collect keeps
     [handed_in] = (exchange / "ai-101" / "inbound").glob(f"{student}+{ASSIGNMENT}+*")
-    (handed_in / "timestamp.txt").write_text(when)
+    return handed_in
 
 
 def rows(path: Path) -> list[list[str]]:
@@ -107,11 +109,17 @@ def test_running_a_term_as_written(tmp_path):
     assert "extension granted" in out
     assert f"{ASSIGNMENT}\tbob\t+3 days\tdue 2026-11-05 17:00 UTC" in out, out
 
-    submit("alice", home / "alice", exchange, env, "2026-11-03 19:00:00.000000 UTC")
-    submit("bob", home / "bob", exchange, env, "2026-11-03 19:00:00.000000 UTC")
+    alice = submit("alice", home / "alice", exchange, env)
+    submit("bob", home / "bob", exchange, env)
+    from nbgrader.api import Gradebook
+
+    from puzzlekit.course.handed_in import from_ns, last_change
+    # alice 26 h late (a day and a part of one: 2 points), bob within his 3 days
+    due = from_ns(last_change(alice)[0]) - datetime.timedelta(hours=25, minutes=30)
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}", course_id="ai-101") as gb:
+        gb.update_or_create_assignment(ASSIGNMENT, duedate=due)
     out = run_block("term-late", repo, env)
     assert f"{ASSIGNMENT}: 2 graded" in out, out
-    from nbgrader.api import Gradebook
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}", course_id="ai-101") as gb:
         got = {s.student.id: (s.score, s.late_submission_penalty)
                for s in gb.assignment_submissions(ASSIGNMENT)}

@@ -412,8 +412,11 @@ def test_watch_collects_grades_and_releases_feedback(tmp_path, monkeypatch):
     exchange = tmp_path / "exchange"
     inbound = exchange / "puzzlekit" / "inbound"
     inbound.mkdir(parents=True)
-    for folder in (exchange, exchange / "puzzlekit", inbound):
-        folder.chmod(0o1777)
+    # as the set-up makes them (sudo make exchange): the course's folders are the
+    # instructor's, or collect and the release of feedback refuse them
+    for folder, mode in ((exchange, 0o1777), (exchange / "puzzlekit", 0o755),
+                         (inbound, 0o2733)):
+        folder.chmod(mode)
     monkeypatch.setenv("PUZZLEKIT_EXCHANGE", str(exchange))
     root = cc.build_course(tmp_path / "course", A, {},
                            settings={"Execute.timeout": str(TIMEOUT)})

@@ -21,6 +21,10 @@ grader's report carry one line per entry):
   someone else's file under a second name (the student can make one to any file on the
   same file system they can read). Files the student owns are kept.
 - a **FIFO, socket or device**: no content of their own; reading one blocks or never ends.
+- an entry whose **name holds control characters** (a terminal's escape codes, a bidi
+  override, a byte that is not UTF-8): no honest file is named so, and every log line
+  and report that would name it is read on the instructor's screen. Names in the lines
+  that say what was left out are shown with `shown` (``\\x1b[2J`` for the escape code).
 
 A submission whose folder itself is a link (or not a folder) is **refused** as a whole:
 nothing in it is the student's (`Refused`).
@@ -40,6 +44,7 @@ import fnmatch
 import os
 import pwd
 import stat
+import unicodedata
 import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -51,6 +56,38 @@ _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 #: O_NONBLOCK: opening a FIFO that slipped in does not wait for a writer
 _FILE_FLAGS = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 CHUNK = 1 << 20
+#: Unicode categories a name shown to the instructor must not hold: controls (C0, C1:
+#: the terminal's escape codes), format characters (bidi overrides, zero widths),
+#: surrogates (bytes that are not UTF-8, as Python decodes them) and line separators
+UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+
+
+def _unsafe(ch: str) -> bool:
+    return unicodedata.category(ch) in UNSAFE_CATEGORIES
+
+
+def plain_name(text: str) -> bool:
+    """True for a name with no control character (see `UNSAFE_CATEGORIES`)."""
+    return not any(_unsafe(ch) for ch in text)
+
+
+def shown(text: object) -> str:
+    """`text` safe to print on a terminal or into a log: each control character as its
+    escape (``\\x1b``, ``\\u202e``; a byte that is not UTF-8 as ``\\xff``)."""
+    text = str(text)
+    if plain_name(text):
+        return text
+    out = []
+    for ch in text:
+        if not _unsafe(ch):
+            out.append(ch)
+        elif 0xDC80 <= ord(ch) <= 0xDCFF:          # a byte os.fsdecode could not decode
+            out.append(f"\\x{ord(ch) - 0xDC00:02x}")
+        elif ord(ch) < 0x100:
+            out.append(f"\\x{ord(ch):02x}")
+        else:
+            out.append(f"\\u{ord(ch):04x}" if ord(ch) < 0x10000 else f"\\U{ord(ch):08x}")
+    return "".join(out)
 
 
 class Refused(PuzzleError):
@@ -67,7 +104,8 @@ class Dropped:
     detail: str = ""
 
     def __str__(self) -> str:
-        return f"{self.path} ({self.kind}{': ' + self.detail if self.detail else ''})"
+        detail = f": {shown(self.detail)}" if self.detail else ""
+        return f"{shown(self.path)} ({self.kind}{detail})"
 
 
 def kind_of(mode: int) -> str:
@@ -103,7 +141,8 @@ def user_uid(name: str) -> int | None:
         return None
 
 
-def _owner_name(uid: int) -> str:
+def user_name(uid: int) -> str:
+    """The name of the user `uid` ('uid N' when it has none)."""
     try:
         return pwd.getpwuid(uid).pw_name
     except KeyError:
@@ -157,6 +196,9 @@ def _walk(dirfd: int, prefix: str, owner_uid: int | None, skip: Skip | None,
         names = sorted(e.name for e in entries)
     for name in names:
         rel = f"{prefix}{name}"
+        if not plain_name(name):
+            on_drop(Dropped(rel, "control characters in its name"))
+            continue
         try:
             st = os.stat(name, dir_fd=dirfd, follow_symlinks=False)
         except FileNotFoundError:
@@ -192,7 +234,7 @@ def _walk(dirfd: int, prefix: str, owner_uid: int | None, skip: Skip | None,
                 continue
             if stat.S_ISREG(fst.st_mode) and fst.st_nlink > 1 and fst.st_uid != owner_uid:
                 on_drop(Dropped(rel, "hard link", f"a second name of a file of "
-                                f"{_owner_name(fst.st_uid)}"))
+                                f"{user_name(fst.st_uid)}"))
                 continue
             if stat.S_ISDIR(fst.st_mode):
                 yield rel, fd, fst
@@ -299,9 +341,9 @@ def ignore_names(*patterns: str) -> Skip:
 
 
 def report_line(student: str, where: str, dropped: Dropped) -> str:
-    """The log line for one dropped entry."""
-    return (f"{student}'s submission ({where}): left out {dropped}; only plain files are "
-            f"taken into grading")
+    """The log line for one dropped entry (every name in it shown safely)."""
+    return (f"{shown(student)}'s submission ({shown(where)}): left out {dropped}; only "
+            f"plain files are taken into grading")
 
 
 # ---------------------------------------------------------------- nbgrader's autograde

@@ -178,10 +178,40 @@ def remove_stale_scratch(base: str | None = None) -> list[str]:
             continue
         if _grader_start(int(match.group(1))) == match.group(2):
             continue  # its grader is still running
-        shutil.rmtree(path, ignore_errors=True)
+        remove_tree(path)
         if not os.path.lexists(path):
             removed.append(path)
     return removed
+
+
+def remove_tree(path: str) -> None:
+    """Remove the folder `path` and everything in it, however deep (a kernel may leave a
+    folder 1,000 levels deep, where `shutil.rmtree`'s recursion fails), never following a
+    link; what cannot be removed is left."""
+    stack, tried = [path], set()
+    while stack:
+        top = stack[-1]
+        try:
+            entries = list(os.scandir(top))
+        except OSError:
+            entries = []
+        folders = []
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.path not in tried:
+                        folders.append(entry.path)
+                else:
+                    os.unlink(entry.path)
+            except OSError:
+                pass
+        if folders:
+            stack.extend(folders)
+            continue
+        stack.pop()
+        tried.add(top)          # emptied as far as it goes: never again
+        with contextlib.suppress(OSError):
+            os.rmdir(top)
 
 
 def _prepare_scratch(scratch: str, reads: list[str]) -> tuple[ScratchLayout, int]:
