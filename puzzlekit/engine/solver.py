@@ -126,6 +126,9 @@ def _costs(costs: dict[str, float] | None) -> dict[str, float] | None:
     return out
 
 
+#: the searches that take move costs (`costs=`); the others count moves
+COST_AWARE = ("ucs", "astar", "greedy", "weighted_astar", "idastar")
+
 def solve(start: object, goal: object = None, *, algorithm: str = "astar",
           heuristic: str | Callable[..., float] | None = "manhattan",
           max_nodes: float | None = None, time_limit: float | None = None,
@@ -159,9 +162,8 @@ def solve(start: object, goal: object = None, *, algorithm: str = "astar",
     if algo.name == "reduction":
         return _solve_large(S, G)
     move_costs = _costs(costs)
-    if move_costs is not None and algo.name not in ("ucs", "astar", "greedy",
-                                                   "weighted_astar", "idastar"):
-        raise PuzzleError(f"move costs need a cost-aware search (ucs, astar, idastar); "
+    if move_costs is not None and algo.name not in COST_AWARE:
+        raise PuzzleError(f"move costs need a cost-aware search ({', '.join(COST_AWARE)}); "
                           f"{algo.name} counts moves")
     if algo.name == "weighted_astar" and not (isinstance(weight, (int, float)) and weight >= 1):
         raise PuzzleError(f"weight must be a number ≥ 1, got {weight!r}")

@@ -248,3 +248,15 @@ def test_fast_15_puzzle_engine_reports_its_bounds_and_done():
     assert events[-1].kind == "done" and events[-1].value == r.length
     bounds = [e.value for e in events if e.kind == "bound"]
     assert bounds and bounds[-1] == r.length
+
+
+def test_move_costs_on_a_search_that_counts_moves_name_every_search_that_takes_them():
+    from puzzlekit.engine.solver import COST_AWARE
+    with pytest.raises(pk.PuzzleError) as e:
+        pk.solve(pk.state_at_depth(5, seed=1), algorithm="bfs",
+                 costs={"U": 1, "D": 2, "L": 3, "R": 4})
+    assert all(name in str(e.value) for name in COST_AWARE) and "bfs counts moves" in str(e.value)
+    for name in COST_AWARE:        # and each of them takes costs
+        kw = {"weight": 1.5} if name == "weighted_astar" else {}
+        pk.solve(pk.state_at_depth(5, seed=1), algorithm=name,
+                 costs={"U": 1, "D": 2, "L": 3, "R": 4}, **kw)
