@@ -50,3 +50,20 @@ def test_an_old_kernel_spec_still_starts_the_wall():
         assert done.returncode == 0, done.stderr
         assert "--scratch" in done.stdout
 
+
+
+def test_the_kits_own_notebooks_and_configs_use_the_new_paths():
+    """The old paths are for what is already out there: the kit's own notebooks, demos and
+    configs name each module where it lives now."""
+    import re
+    from pathlib import Path
+    root = Path(__file__).resolve().parents[1]
+    old = "|".join(re.escape(name) for name in old_paths.ALIASES)
+    pattern = re.compile(rf"from puzzlekit import ({old})\b|puzzlekit\.({old})\b(?!\.)")
+    found = []
+    for path in [*root.glob("notebooks/**/*.ipynb"), *root.glob("notebooks/**/*.py"),
+                 *root.glob("deploy/**/*.py")]:
+        for n, line in enumerate(path.read_text("utf-8").splitlines(), 1):
+            if pattern.search(line):
+                found.append(f"{path.relative_to(root)}:{n}: {line.strip()}")
+    assert found == []
