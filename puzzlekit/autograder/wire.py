@@ -39,17 +39,22 @@ object instead of its contents (the agent, for an object the grader passed in; t
 grader maps it back to its own object, see `puzzlekit.autograder.grader.judge`).
 
 `decode` is also bounded, so that what a kernel sends cannot make the grader's own work
-slow in C code that no timer can interrupt: at most `MAX_ITEMS` items in all, strings of
+slow in C code that no timer can interrupt: at most `MAX_ITEMS` items in all (and no
+more than an `Allowance` has left: the items one notebook may still send), strings of
 at most `MAX_STR` characters, bytes of at most `MAX_BYTES`, ints of at most `MAX_INT_BITS`
-bits, and no set or dict whose keys were built to share one hash (more than
-`MAX_SAME_HASH` keys with one hash make building it quadratic: a few MB of such keys cost
-minutes). An array counts its elements as items and its data as bytes. Each check is
-linear; anything over a bound is a `TooBig` (a `WireError`).
+bits, and no value with items built to share one hash: more than `MAX_SAME_HASH`
+different items with one hash anywhere in it (a set's, a dict's keys, or a list's or
+tuple's items that a test may put in a set: ``set(path)``) make building a set of them
+quadratic, in C code no timer stops (20,000 such tuples: a minute). The items are
+counted, and their hashes tallied, before any set or dict is built. An array counts its
+elements as items and its data as bytes. Each check is linear; anything over a bound is
+a `TooBig` (a `WireError`).
 """
 
 from __future__ import annotations
 
 import base64
+import contextvars
 import json
 import math
 import re
@@ -91,21 +96,92 @@ class TooBig(WireError):
     """A value over one of `decode`'s bounds (too many items, too long, built to collide)."""
 
 
-def _check_hashes(items: list[Any]) -> None:
-    """Refuse keys built to collide: more than `MAX_SAME_HASH` of them with one hash."""
-    if len(items) <= MAX_SAME_HASH:
-        return
-    counts: dict[int, int] = {}
-    for item in items:
-        try:
-            h = hash(item)
-        except TypeError:
-            return          # building the container says so
-        n = counts.get(h, 0) + 1
-        if n > MAX_SAME_HASH:
-            raise TooBig(f"more than {MAX_SAME_HASH} of its items have the same hash, which "
-                         "makes a set or dict of them very slow to build")
-        counts[h] = n
+class NotebookSpent(TooBig):
+    """More items than the `Allowance` of the notebook had left; `limit`: its words."""
+
+    def __init__(self, limit: str) -> None:
+        super().__init__(f"more than {limit}")
+        self.limit = limit
+
+
+class Allowance:
+    """The items one notebook may still send the grader, over all its values: each
+    `decode` given it takes what it built, and refuses a value over what is left."""
+
+    def __init__(self, items: int) -> None:
+        self.total = items
+        self.left = items
+
+    def words(self) -> str:
+        """The allowance in words ("16,000,000 items")."""
+        return f"{self.total:,} items"
+
+
+#: set while a value is decoded (its items hashed and compared): a handle of the kernel's
+#: in one is not asked (`puzzlekit.autograder.grader.handles` raises TypeError instead of a request)
+PLAIN_ONLY: contextvars.ContextVar[bool] = contextvars.ContextVar("plain_only",
+                                                                   default=False)
+#: ints strictly inside this bound hash to themselves (two share a hash only as -1, -2):
+#: never built to collide, not tallied
+_SMALL_INT = 2 ** 60
+#: the types whose hashes a sender can choose (numbers, and tuples and frozensets of
+#: them); str and bytes hash with the process's own secret key, unless it is switched off
+_TALLIED = frozenset({int, float, complex, tuple, frozenset}) | (
+    frozenset() if sys.flags.hash_randomization else frozenset({str, bytes}))
+
+
+class _Run:
+    """One `decode`: the items it may still build, the hashes of what it built (each
+    hash's different items, at most `MAX_SAME_HASH`), the containers made (identity)."""
+
+    __slots__ = ("left", "allowance", "alike", "made")
+
+    def __init__(self, allowance: Allowance | None, made: list[Any] | None) -> None:
+        self.allowance = allowance if allowance is not None and \
+            allowance.left < MAX_ITEMS else None
+        self.left = MAX_ITEMS if self.allowance is None else max(self.allowance.left, 0)
+        self.alike: dict[int, Any] = {}
+        self.made = made
+
+    def count(self, n: int) -> None:
+        self.left -= n
+        if self.left < 0:
+            self.over()
+
+    def over(self) -> None:
+        if self.allowance is not None:
+            raise NotebookSpent(self.allowance.words())
+        raise TooBig(f"more than {MAX_ITEMS:,} items")
+
+    def tally(self, items: list[Any]) -> None:
+        """Note `items`' hashes; more than `MAX_SAME_HASH` different items with one hash
+        in the whole value is `TooBig`. Linear: one hash per item, and an item is compared
+        only with the (at most `MAX_SAME_HASH`) different ones of its hash seen before."""
+        alike = self.alike
+        for item in items:
+            kind = type(item)
+            if kind not in _TALLIED or (kind is int and -_SMALL_INT < item < _SMALL_INT):
+                continue
+            try:
+                h = hash(item)
+                seen = alike.setdefault(h, item)
+                if seen is item or (type(seen) is not _Alike and seen == item):
+                    continue
+                if type(seen) is not _Alike:
+                    seen = alike[h] = _Alike((seen,))
+                elif any(other == item for other in seen):
+                    continue
+            except TypeError:
+                continue    # a handle in it: not hashed or compared here (that asks the
+                #             kernel, and a set of such items is no C-only work)
+            seen.append(item)
+            if len(seen) > MAX_SAME_HASH:
+                raise TooBig(f"more than {MAX_SAME_HASH} of its items have the same "
+                             "hash, which makes a set or dict of them very slow to build")
+
+
+class _Alike(list):  # type: ignore[type-arg]
+    """The different items of one hash (a list, told apart from an item that is one)."""
 
 
 def _exact(value: object) -> object:
@@ -225,13 +301,7 @@ def _extension(body: Any) -> dict[str, Any]:
     return body
 
 
-def _count(left: list[int], n: int) -> None:
-    left[0] -= n
-    if left[0] < 0:
-        raise TooBig(f"more than {MAX_ITEMS:,} items")
-
-
-def _from_array(x: list[Any], left: list[int]) -> Any:
+def _from_array(x: list[Any], run: _Run) -> Any:
     """A numpy array (or scalar) from ``["a", dtype, shape, data]``, checked first."""
     if len(x) != 4 or type(x[1]) is not str or not _DTYPE.fullmatch(x[1]) \
             or type(x[3]) is not str:
@@ -245,7 +315,7 @@ def _from_array(x: list[Any], left: list[int]) -> Any:
     count = 1
     for n in shape or ():
         count *= n
-    _count(left, count)
+    run.count(count)
     try:
         data = base64.b64decode(x[3], validate=True)
     except ValueError:
@@ -260,8 +330,7 @@ def _from_array(x: list[Any], left: list[int]) -> Any:
     return array.reshape(shape)
 
 
-def _decode(x: Any, handle: Callable[[dict], Any] | None, depth: int, left: list[int],
-            made: list[Any] | None = None) -> Any:
+def _decode(x: Any, handle: Callable[[dict], Any] | None, depth: int, run: _Run) -> Any:
     if depth > MAX_DEPTH:
         raise WireError("the value is nested too deeply")
     kind = type(x)
@@ -276,30 +345,35 @@ def _decode(x: Any, handle: Callable[[dict], Any] | None, depth: int, left: list
         raise WireError(f"unexpected {kind.__name__} on the wire")
     tag = x[0]
     number = -1
+    made = run.made
     if made is not None and (tag in ("t", "l", "s", "f", "d")
                              or (tag == "a" and len(x) > 2 and x[2] is not None)):
         number = len(made)     # numbered as the sender met it, before its items
         made.append(None)
-    value = _build(x, tag, handle, depth, left, made)
+    value = _build(x, tag, handle, depth, run)
     if number >= 0:
         made[number] = value    # type: ignore[index]
     return value
 
 
 def _build(x: list[Any], tag: str, handle: Callable[[dict], Any] | None, depth: int,
-           left: list[int], made: list[Any] | None) -> Any:
+           run: _Run) -> Any:
     if tag == "t" or tag == "l":
-        if set(map(type, x[1:])) <= _INT:       # a row of a board (its ints: linear)
-            return tuple(x[1:]) if tag == "t" else x[1:]
-        left[0] -= len(x)
-        if left[0] < 0:
-            raise TooBig(f"more than {MAX_ITEMS:,} items")
-        items = [_decode(v, handle, depth + 1, left, made) for v in x[1:]]
+        run.left -= len(x)      # counted before anything is built
+        if run.left < 0:
+            run.over()
+        row = x[1:]
+        if set(map(type, row)) <= _INT:       # a row of a board (its ints: linear)
+            if row and not (-_SMALL_INT < min(row) and max(row) < _SMALL_INT):
+                run.tally(row)
+            return tuple(row) if tag == "t" else row
+        items = [_decode(v, handle, depth + 1, run) for v in x[1:]]
+        run.tally(items)
         return tuple(items) if tag == "t" else items
-    _count(left, len(x))
+    run.count(len(x))
     if tag == "s" or tag == "f":
-        items = [_decode(v, handle, depth + 1, left, made) for v in x[1:]]
-        _check_hashes(items)
+        items = [_decode(v, handle, depth + 1, run) for v in x[1:]]
+        run.tally(items)
         try:
             return set(items) if tag == "s" else frozenset(items)
         except TypeError:
@@ -307,9 +381,10 @@ def _build(x: list[Any], tag: str, handle: Callable[[dict], Any] | None, depth: 
     if tag == "d":
         if len(x) % 2 != 1:
             raise WireError("a dict needs pairs")
-        pairs = [_decode(v, handle, depth + 1, left, made) for v in x[1:]]  # in order
+        pairs = [_decode(v, handle, depth + 1, run) for v in x[1:]]  # in order
         keys = pairs[0::2]
-        _check_hashes(keys)
+        run.tally(keys)
+        run.tally(pairs[1::2])
         out: dict[Any, Any] = {}
         for key, value in zip(keys, pairs[1::2]):
             try:
@@ -320,12 +395,12 @@ def _build(x: list[Any], tag: str, handle: Callable[[dict], Any] | None, depth: 
     if tag == "n" and len(x) == 2 and x[1] in ("inf", "-inf", "nan"):
         return float(x[1])
     if tag == "c" and len(x) == 3:
-        parts = [_decode(v, None, depth + 1, left) for v in x[1:]]
+        parts = [_decode(v, None, depth + 1, run) for v in x[1:]]
         if not all(type(p) is float for p in parts):
             raise WireError("a complex number needs two floats")
         return complex(parts[0], parts[1])
     if tag == "a":
-        return _from_array(x, left)
+        return _from_array(x, run)
     if tag == "b" and len(x) == 2 and type(x[1]) is str:
         if len(x[1]) > MAX_BYTES * 4 // 3 + 4:
             raise TooBig(f"bytes longer than {MAX_BYTES:,}")
@@ -341,13 +416,22 @@ def _build(x: list[Any], tag: str, handle: Callable[[dict], Any] | None, depth: 
 
 
 def decode(x: Any, handle: Callable[[dict], Any] | None = None, *,
-           made: list[Any] | None = None) -> Any:
+           made: list[Any] | None = None, allowance: Allowance | None = None) -> Any:
     """Plain data re-built from JSON-ready `x`; `handle(tagged)` builds the rest; `made`
-    (a list) gets the containers built, in the order the sender's `seen` had them."""
+    (a list) gets the containers built, in the order the sender's `seen` had them;
+    `allowance`: the items the value may take from what its notebook has left (taken)."""
+    run = _Run(allowance, made)
+    token = PLAIN_ONLY.set(True)
     try:
-        return _decode(x, handle, 0, [MAX_ITEMS], made)
+        value = _decode(x, handle, 0, run)
     except RecursionError:
         raise WireError("the value is nested too deeply") from None
+    finally:
+        PLAIN_ONLY.reset(token)
+    if allowance is not None:
+        allowance.left -= (MAX_ITEMS if run.allowance is None else
+                           max(allowance.left, 0)) - run.left
+    return value
 
 
 def loads(text: str, handle: Callable[[dict], Any] | None = None) -> Any:

@@ -71,6 +71,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import PuzzleError
+from .csv_cells import inert_rows
 
 
 @dataclass
@@ -221,10 +222,10 @@ def blackboard_rows(table: MarksTable, missing: str = "",
 
 def csv_text(rows: Iterable[Sequence[str]], quote_all: bool = False) -> str:
     """Rows as CSV text (quoted where needed, or every value with `quote_all`; \\r\\n
-    line ends as RFC 4180 has them)."""
+    line ends as RFC 4180 has them); no cell a spreadsheet would run (`inert`)."""
     out = io.StringIO()
     writer = csv.writer(out, quoting=csv.QUOTE_ALL if quote_all else csv.QUOTE_MINIMAL)
-    writer.writerows(rows)
+    writer.writerows(inert_rows(rows))     # a name like =HYPERLINK(...) stays text
     return out.getvalue()
 
 

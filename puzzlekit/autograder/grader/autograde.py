@@ -18,7 +18,9 @@ For every submission it
 4. bounds what one notebook costs the grader: `notebook_timeout` seconds in all (cells,
    sleeps, replays after a kernel died, the judge's checks), after which the remaining
    cells are marked as not run; `judge_timeout` seconds of the judge's own work per test
-   cell; replies of at most `max_reply_bytes` from the kernel; and outputs counted as
+   cell; replies of at most `max_reply_bytes` from the kernel, and at most
+   `max_notebook_bytes` and `max_notebook_items` from it in all; the grader's own
+   process under `grader_memory_limit` while it grades (`own_memory`); and outputs counted as
    they arrive, every kind (`max_cell_output`, `max_notebook_output`), the rest replaced
    by one line, so that no notebook can make the graded file or the grader huge.
 
@@ -55,7 +57,9 @@ from traitlets import Bool, Float, Integer, Unicode
 
 from ...grading.budget import backstop
 from ...grading.messages import error_line, error_output
+from .. import wire
 from ..kernel.agent import REPLY, REQUEST
+from . import own_memory
 from .judge import Judge, KernelFault, explain_limit
 from .cell_budget import CellBudget
 from .kernel_clock import KernelClock
@@ -147,6 +151,20 @@ class WalledExecute(Execute):
                              "run. 0: no limit").tag(config=True)
     max_reply_bytes = Integer(32 * 1024 * 1024, help="Largest reply the grader accepts from "
                               "the student's kernel for one call (bytes)").tag(config=True)
+    grader_memory_limit = Unicode("3G", help="Memory the grader's own process may write "
+                                  "while it grades one notebook (its soft RLIMIT_DATA, "
+                                  "lowered for the notebook and put back after; never "
+                                  "raised): a test that runs out of it fails saying so, "
+                                  "and grading goes on. 0: no limit").tag(config=True)
+    max_notebook_bytes = Integer(256 * 1024 * 1024, help="Bytes the grader takes from the "
+                                 "student's kernel in one notebook, over all its replies "
+                                 "(values, printed text, questions of the test's stand-ins); "
+                                 "past it, each test that needs more fails saying so. 0: no "
+                                 "limit").tag(config=True)
+    max_notebook_items = Integer(16_000_000, help="Items (values and containers) the grader "
+                                 "builds from what the student's kernel sends in one "
+                                 "notebook; a len() over what is left is refused before "
+                                 "anything is built on it. 0: no limit").tag(config=True)
     max_cell_output = Integer(16 * 1024 * 1024, help="Bytes of output one cell may produce "
                               "(every kind: streams, displays, updates, errors, widget "
                               "messages), counted as they arrive").tag(config=True)
@@ -195,7 +213,8 @@ class WalledExecute(Execute):
         # code writes to the process's streams) go to a file, not the grader's terminal
         self._kernel_log = tempfile.TemporaryFile()
         try:
-            with self.setup_kernel(**self._launch_options()):
+            with own_memory.limited(self._own_memory_bytes()), \
+                    self.setup_kernel(**self._launch_options()):
                 assert self.kc
                 info = self.wait_for_reply(self.kc.kernel_info())
                 assert info
@@ -423,6 +442,7 @@ class WalledExecute(Execute):
         self._cell_output = 0
         self._cut = False
         self._time_up = False
+        self._received = 0      # bytes the kernel sent the judge in this notebook
 
     def _notebook_seconds(self) -> float:
         return float(self.notebook_timeout) * float(self.time_scale)
@@ -443,6 +463,9 @@ class WalledExecute(Execute):
             return
         self._budgeted = self.judge
         self.judge.judge_timeout = float(self.judge_timeout) if self.judge_timeout > 0 else None
+        self.judge.allowance = wire.Allowance(self.max_notebook_items) \
+            if self.max_notebook_items > 0 else None
+        self.judge.own_memory = own_memory.limit_words()
         left = self._time_left()
         if left is not None:
             self.judge.notebook_deadline = time.monotonic() + left
@@ -587,6 +610,14 @@ class WalledExecute(Execute):
         self.log.info("A cell ran out of memory: restarting the kernel before the next cell")
         self._recover()
 
+    def _own_memory_bytes(self) -> int:
+        """`grader_memory_limit` in bytes (0: none)."""
+        try:
+            from ..wall import parse_size
+        except ImportError:         # not POSIX: no limit either
+            return 0
+        return int(parse_size(self.grader_memory_limit) or 0)
+
     def _memory_bytes(self) -> float:
         try:
             from ..wall import parse_size
@@ -701,7 +732,20 @@ class WalledExecute(Execute):
             if msg["parent_header"].get("msg_id") == msg_id:
                 return msg  # type: ignore[no-any-return]
 
+    def _spent(self, size: int) -> dict[str, Any] | None:
+        """Count `size` bytes more from the kernel in this notebook: a fault reply when
+        that is over `max_notebook_bytes` (checked before anything is built from them)."""
+        self._received = getattr(self, "_received", 0) + size
+        if self._received > self.max_notebook_bytes > 0:
+            limit = _mb(self.max_notebook_bytes)
+            return {"ok": False, "too_big": True, "spent": True, "limit": limit,
+                    "fault": f"more than {limit} from the kernel in this notebook"}
+        return None
+
     def _answer_text(self, prompt: str, answer: Callable[[str], str] | None) -> str:
+        spent = self._spent(len(prompt))
+        if spent is not None:
+            return json.dumps({"error": {"ename": "ValueError", "evalue": spent["fault"]}})
         if len(prompt) > self.max_reply_bytes > 0:
             return json.dumps({"error": {"ename": "ValueError", "evalue": (
                 f"{_mb(len(prompt))} of data; the grader takes at most "
@@ -772,6 +816,9 @@ class WalledExecute(Execute):
                 raise KernelFault("timeout")
             if msg.get("msg_type") == "input_request":
                 prompt = str(msg.get("content", {}).get("prompt", ""))
+                spent = self._spent(len(prompt))
+                if spent is not None:
+                    return spent
                 if len(prompt) > self.max_reply_bytes > 0:
                     return {"ok": False, "too_big": True,
                             "fault": f"{_mb(len(prompt))} of data; the grader takes at "
@@ -820,6 +867,9 @@ class WalledExecute(Execute):
         if reply.get("msg_type") != REPLY or len(buffers) != 1:
             return {"ok": False, "fault": "the kernel did not answer"}
         size = len(buffers[0])
+        spent = self._spent(size)
+        if spent is not None:
+            return spent
         if size > self.max_reply_bytes > 0:
             return {"ok": False, "too_big": True,
                     "fault": f"{_mb(size)} of data; the grader takes at most "

@@ -74,6 +74,13 @@ NO_TERMS = Terms()
 MAX_BUDGETS = 16
 
 
+def _plain_only() -> None:
+    """While `wire` tallies the hashes of a value, a handle in it is not asked (the
+    kernel is not called in the middle of decoding a reply)."""
+    if wire.PLAIN_ONLY.get():
+        raise TypeError("a handle is not hashed while a value is decoded")
+
+
 def terms_of(value: object) -> Terms:
     """The terms a handle carries (`NO_TERMS` for anything else)."""
     if isinstance(value, Remote):
@@ -133,16 +140,19 @@ class Remote:
 
     def __eq__(self, other: object) -> bool:
         # the student's __eq__ decides only between the student's own objects
+        _plain_only()
         if isinstance(other, Remote) or other is None:
             return self._op("eq", other) is True
         return False
 
     def __ne__(self, other: object) -> bool:
+        _plain_only()
         if isinstance(other, Remote) or other is None:
             return self._op("ne", other) is True
         return True
 
     def __hash__(self) -> int:
+        _plain_only()
         value = self._op("hash")
         if type(value) is not int:
             raise TypeError(f"the hash of your {self._type} is not an int")

@@ -193,8 +193,11 @@ from .verdict_words import (
     BAD_RANDOM,
     FORBIDDEN,
     GRADER_CANNOT,
+    GRADER_MEMORY,
     JUDGE_TOO_LONG,
     KERNEL_DIED,
+    LENGTH_TOO_BIG,
+    NOTEBOOK_DATA,
     NOTEBOOK_TIME,
     TEST_FUNCTION_TOO_LONG,
     TOO_BIG,
@@ -293,6 +296,11 @@ class Judge:
         #: time.monotonic() at which the notebook's time is up (set by the executor)
         self.notebook_deadline: float | None = None
         self.notebook_seconds = 0.0
+        #: the items the kernel may still send in this notebook (set by the executor;
+        #: None: only each value's own bound, `wire.MAX_ITEMS`)
+        self.allowance: wire.Allowance | None = None
+        #: the grader's own memory limit, in words (`own_memory`), for its message
+        self.own_memory = "its limit"
         self.limits = {"memory": memory, **(limits or {})}
         #: the tests' own `random` (see `private_random`), what ``import random`` gives them
         self.random = private_random()
@@ -471,6 +479,11 @@ class Judge:
             raise
         except JudgeTimeout:
             failure = AssertionError(self._time_message())
+        except MemoryError as e:
+            # the kernel's own (a twin, with the kernel's traceback), or the grader's: its
+            # process ran out of the memory it allows itself (`own_memory`)
+            failure = e if hasattr(e, "student_traceback") else \
+                AssertionError(GRADER_MEMORY.format(limit=self.own_memory))
         except BaseException as e:     # SystemExit from a test cell fails it too
             failure = e
         finally:
@@ -691,6 +704,8 @@ class Judge:
             how = clause(ended() if callable(ended) else "")
             raise KernelStopped(KERNEL_DIED.format(name=name, how=how)) from None
         self._charge(charged, clock, cpu_before, started)
+        if type(reply) is dict and reply.get("spent"):
+            raise AssertionError(NOTEBOOK_DATA.format(limit=str(reply.get("limit", ""))[:40]))
         if type(reply) is dict and reply.get("too_big"):
             raise AssertionError(TOO_BIG.format(why=str(reply.get("fault", ""))[:200]))
         if type(reply) is not dict or reply.get("ok") is not True:
@@ -940,7 +955,10 @@ class Judge:
 
     def _value(self, encoded: Any, given: list[Any] | None = None) -> Any:
         try:
-            return wire.decode(encoded, lambda tagged: self._inbound(tagged, given))
+            return wire.decode(encoded, lambda tagged: self._inbound(tagged, given),
+                               allowance=self.allowance)
+        except wire.NotebookSpent as e:
+            raise AssertionError(NOTEBOOK_DATA.format(limit=e.limit)) from None
         except wire.TooBig as e:
             raise AssertionError(TOO_BIG.format(why=e)) from None
         except wire.WireError as e:
@@ -1257,7 +1275,8 @@ class Judge:
         if encoded is None:
             return None
         try:
-            records = wire.decode(encoded, lambda tagged: self._inbound(tagged, given))
+            records = wire.decode(encoded, lambda tagged: self._inbound(tagged, given),
+                                  allowance=self.allowance)
         except wire.WireError:
             return None
         if type(records) is not dict:
@@ -1291,7 +1310,14 @@ class Judge:
             _raise_violation(reply)
             if "error" in reply:
                 raise self.student_error(reply["error"], f"your {kind}")
-            return self._value(reply.get("value"))
+            value = self._value(reply.get("value"))
+        if op == "len" and type(value) is int and self.allowance is not None \
+                and value > self.allowance.left:
+            # a length is checked before anything is built on it: tuple(x) and list(x)
+            # make room for len(x) items at once
+            raise AssertionError(LENGTH_TOO_BIG.format(kind=kind, length=value,
+                                                       limit=f"{self.allowance.left:,}"))
+        return value
 
 
 def _joined(carried: list[Terms]) -> Terms:

@@ -51,6 +51,19 @@ JUDGE_TOO_LONG = ("the grader's checks of what your code returned took longer th
                   "unusually large or odd:\na huge list, set or string?")
 TOO_BIG = ("your code returned a value too large or odd for the grader to check "
            "({why}):\nthe tests need plain boards, paths and numbers")
+#: {limit}: the notebook's budget of what the grader takes from its kernel (MB or items)
+NOTEBOOK_DATA = ("your code gave the grader more than {limit} in this notebook, the most "
+                 "the grader takes\nfrom one notebook, so this test was stopped here (and "
+                 "the tests after it are too):\nthe tests need plain boards, paths and "
+                 "numbers, not endless or huge data")
+#: {length}: what len() of a student's object said; {limit}: the items left in the notebook
+LENGTH_TOO_BIG = ("len() of your {kind} says {length:,}: more items than the grader takes "
+                  "from one notebook\n({limit} left), so this test was stopped before "
+                  "anything was built on it")
+#: {limit}: the memory the grader's own process may use (`own_memory`)
+GRADER_MEMORY = ("the grader ran out of the memory it allows itself ({limit}) while it "
+                 "checked what\nyour code returned, so this test was stopped: the tests "
+                 "need plain boards, paths and\nnumbers, not huge data")
 BAD_RANDOM = ("your code left Python's `random` in a state the grader cannot use "
               "({why}):\nuse random's own functions (random.seed, random.randint), "
               "never random.setstate with a state of your own")

@@ -23,6 +23,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from ..csv_cells import inert_rows
 from .data import ClassData, Exercise, MistakeSeen
 
 CSV_HEADER = ("grade_id", "mistake", "students", "points_lost")
@@ -195,5 +196,5 @@ def csv_rows(data: ClassData, ranked: Sequence[MistakeCount] | None = None) -> l
 def csv_text(data: ClassData, ranked: Sequence[MistakeCount] | None = None) -> str:
     """The CSV as text (RFC 4180, CRLF line ends as Python's csv writes them)."""
     out = io.StringIO()
-    csv.writer(out).writerows(csv_rows(data, ranked))
+    csv.writer(out).writerows(inert_rows(csv_rows(data, ranked)))
     return out.getvalue()

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from ...errors import PuzzleError
+from ..csv_cells import inert
 from .cells import _is_locked, _is_solution, _meta, _normalized, _parse, _short, _source_text
 from .exercise import _constants, _Exercise
 from .forbidden import _judge_reaches
@@ -230,8 +231,10 @@ def report(course_root: str | Path, assignment: str, *, students: Sequence[str] 
 
 
 def write_csv(findings: Iterable[Finding], out: IO[str]) -> None:
-    """The findings as CSV with the header `CSV_HEADER`."""
+    """The findings as CSV with the header `CSV_HEADER`; no cell a spreadsheet would run
+    (`puzzlekit.course.csv_cells.inert`)."""
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_HEADER)
-    for f in findings:
-        writer.writerow([f.student, f.assignment, f.notebook, f.grade_id, f.finding, f.line])
+    for f in findings:      # a student's edited line (=HYPERLINK(...)) stays text
+        writer.writerow([inert(x) for x in (f.student, f.assignment, f.notebook, f.grade_id,
+                                             f.finding, f.line)])
