@@ -115,6 +115,38 @@ COURSE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 #: plugin needs besides: the user's own name and groups (a student's courses)
 SERVER_TOKEN_SCOPES = ("users:activity!user", "access:servers!server", "read:users:name!user",
                        "read:users:groups!user")
+#: the Content-Security-Policy of every user server: no page of it in a frame (JupyterHub's
+#: own default, kept), no plugins, no <base> pointing elsewhere; JupyterLab runs under it
+SERVER_CSP = "frame-ancestors 'none'; object-src 'none'; base-uri 'self'"
+
+
+def server_args() -> list[str]:
+    """The command-line options the spawner gives every user server. The command line
+    wins over every config file, a student's own ~/.jupyter one included: her server
+    accepts websockets (kernels, terminals) only with its token (which JupyterLab sends),
+    never on the hub's cookie alone, so a page of another user at the hub's origin opens
+    none of hers; and every page it serves carries SERVER_CSP and nosniff."""
+    settings = {"headers": {"Content-Security-Policy": SERVER_CSP,
+                            "X-Content-Type-Options": "nosniff"}}
+    return ["--HubOAuth.allow_websocket_cookie_auth=False",
+            f"--ServerApp.tornado_settings={json.dumps(settings)}"]
+
+
+def subdomain_host(domain: str, port: int, *, tls: bool) -> str:
+    """JupyterHub's `subdomain_host` for `make hub HUB_DOMAIN=domain` ('' for none): a
+    full URL as given (`https://hub.example.edu`, behind your HTTPS proxy), else the hub's
+    own scheme and port (`localhost` -> `http://localhost:8000`, users at
+    `http://alice.localhost:8000`, which Chromium resolves to this machine)."""
+    domain = domain.strip().rstrip("/")
+    if not domain or "://" in domain:
+        return domain
+    if not re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?", domain):
+        raise SetupError(f"HUB_DOMAIN={domain!r} is not a domain name (like example.edu)")
+    scheme = "https" if tls else "http"
+    default = 443 if tls else 80
+    return f"{scheme}://{domain}" + ("" if port == default else f":{port}")
+
+
 #: nbgrader's plugin that asks JupyterHub which courses a student is in (their groups)
 HUB_AUTH_PLUGIN = "nbgrader.auth.JupyterHubAuthPlugin"
 #: a course's folders in the exchange ('' the course's own) and their modes, all owned by
