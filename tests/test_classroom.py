@@ -187,3 +187,47 @@ def test_subdomain_host(domain: str, port: int, tls: bool, want: str) -> None:
 def test_subdomain_host_refuses_what_is_not_a_domain() -> None:
     with pytest.raises(classroom.SetupError, match="not a domain name"):
         classroom.subdomain_host("exa mple.edu; rm", 8000, tls=False)
+
+
+def test_every_server_refuses_a_websocket_on_the_cookie_alone(tmp_path: Path) -> None:
+    """Each person's config folders (which no student can write) hold the hub's wall, and
+    the wall refuses the cookie on a websocket's handshake, also with no Sec-Fetch-Mode."""
+    s = settings(tmp_path, course("puzzlekit", "teacher", "alice"),
+                 course("ai-202", "tb", "alice", "dee"))
+    classroom.write_role_configs(tmp_path, s)
+    for user in ("teacher", "tb", "alice", "dee"):
+        assert any((Path(f) / "jupyter_server_config.py").is_file()
+                   and (Path(f) / "jupyter_server_config.py").read_text()
+                   == classroom.SERVER_WALLS_CONFIG for f in s.config_dirs(user)), user
+        # and their JupyterLab sends the token on its websockets
+        pages = [Path(f) / "labconfig" / "page_config.json" for f in s.config_dirs(user)]
+        assert any(p.is_file() and json.loads(p.read_text()).get("appendToken") == "true"
+                   for p in pages), user
+    auth = pytest.importorskip("jupyterhub.services.auth")
+    before = auth.HubOAuth._get_token_cookie, auth.HubOAuth._get_token_url
+
+    class Request:
+        def __init__(self, headers: dict[str, str]) -> None:
+            self.headers = headers
+
+    class Handler:
+        def __init__(self, headers: dict[str, str]) -> None:
+            self.request = Request(headers)
+
+        def get_secure_cookie(self, name: str) -> bytes:
+            return b"the-hub-cookie"
+
+        def get_argument(self, name: str, default: str) -> str:
+            return "the-servers-token" if name == "token" else default
+
+    try:
+        exec(compile(classroom.SERVER_WALLS_CONFIG, "walls", "exec"), {})
+        hub_auth = auth.HubOAuth()
+        assert hub_auth._get_token_cookie(Handler({"Upgrade": "websocket"})) is None
+        assert hub_auth._get_token_cookie(Handler({})) == "the-hub-cookie"
+        # the token in a websocket's URL counts, in a page's URL not (JupyterHub's rule)
+        assert hub_auth._get_token_url(Handler({"Upgrade": "websocket"})) == \
+            "the-servers-token"
+        assert hub_auth._get_token_url(Handler({})) == ""
+    finally:
+        auth.HubOAuth._get_token_cookie, auth.HubOAuth._get_token_url = before
