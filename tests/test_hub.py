@@ -36,6 +36,7 @@ from hub_support import (
     UserSession,
     as_user,
     class_hub,
+    classroom,
     login,
     require_hub_machine,
     start_login,
@@ -832,6 +833,9 @@ def test_a_students_page_reaches_nothing_of_another(hub: Hub, browser: Any) -> N
             s = login(browser, hub, victim)
             try:
                 run_in_lab(s, "print('lab runs', 6 * 7)", "lab runs 42")
+                headers = s.context.request.get(f"{s.server}/lab").headers
+                assert headers["content-security-policy"] == classroom.SERVER_CSP, headers
+                assert headers["x-content-type-options"] == "nosniff", headers
                 as_user(hub, victim, ["bash", "-c", "echo TOP-SECRET > secret.txt"])
                 status, kernel = s.api("POST", "api/kernels", {"name": "python3"})
                 assert status in (200, 201), (status, kernel)
