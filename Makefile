@@ -89,6 +89,8 @@ clean:
 # only: the hub takes it in at its next start).
 # knobs: ROSTER=... COURSE_ID=... COURSE_SOURCE=... HUB_IP=... HUB_PORT=... HUB_ENV=...
 # HUB_STATE=... HUB_PYTHON=... EXCHANGE=...
+# HUB_DOMAIN=example.edu (or localhost on one machine): each person's server on a
+# subdomain of its own, <user>.example.edu (wildcard DNS and certificate: the guide)
 # HUB_SETUP_ARGS="--hub-port N --proxy-api-port N --home-base DIR"
 HUB_ENV    ?= /opt/puzzlekit-hub
 HUB_STATE  ?= /srv/puzzlekit-hub
@@ -99,6 +101,7 @@ COURSE_ID  ?= puzzlekit
 COURSE_SOURCE ?= notebooks
 HUB_IP     ?= 0.0.0.0
 HUB_PORT   ?= 8000
+HUB_DOMAIN ?=
 HUB_STAMP  := $(HUB_ENV)/.installed-hub
 # where the class environment's kit was installed from, and when (pip's record of it)
 KIT_RECORD  = $(wildcard $(HUB_ENV)/lib/python3*/site-packages/puzzlekit-*.dist-info/direct_url.json)
@@ -143,5 +146,5 @@ hub-course: hub-env
 
 hub: hub-env
 	$(HUB_SETUP)
-	cd $(HUB_STATE) && PUZZLEKIT_HUB_STATE=$(HUB_STATE) \
+	cd $(HUB_STATE) && PUZZLEKIT_HUB_STATE=$(HUB_STATE) PUZZLEKIT_HUB_DOMAIN=$(HUB_DOMAIN) \
 		$(HUB_ENV)/bin/jupyterhub -f $(CURDIR)/deploy/hub/jupyterhub_config.py

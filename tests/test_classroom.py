@@ -143,3 +143,91 @@ def test_a_student_who_joins_a_second_course_is_told_where_their_work_went(tmp_p
     assert "(01-states-and-moves)" in notes[0] and "~/puzzlekit/" in notes[0], notes
     assert classroom.moved_work(after, after, home=lambda name: homes / name) == []
     assert classroom.moved_work(after, None) == []
+
+
+#: what a student's own ~/.jupyter/jupyter_server_config.py may try: her server with
+#: cookie-authenticated websockets and no content-security policy
+LAX_CONFIG = """c.HubOAuth.allow_websocket_cookie_auth = True
+c.ServerApp.tornado_settings = {"headers": {"Content-Security-Policy": ""}}
+"""
+
+
+def test_the_hubs_server_options_win_over_a_students_own_config(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from jupyter_server.serverapp import ServerApp
+    (tmp_path / "jupyter_server_config.py").write_text(LAX_CONFIG)
+    monkeypatch.setenv("JUPYTER_CONFIG_DIR", str(tmp_path))
+    monkeypatch.setenv("JUPYTER_CONFIG_PATH", "")
+    app = ServerApp()
+    app.parse_command_line(classroom.server_args())
+    app.load_config_file()
+    assert app.config.HubOAuth.allow_websocket_cookie_auth in (False, "False"), app.config
+    headers = app.tornado_settings["headers"]
+    assert headers["Content-Security-Policy"] == classroom.SERVER_CSP
+    assert "frame-ancestors 'none'" in headers["Content-Security-Policy"]
+    assert headers["X-Content-Type-Options"] == "nosniff"
+    try:
+        from jupyterhub.services.auth import HubOAuth
+    except ImportError:         # the class environment has it; the kit's own .venv not
+        return
+    assert HubOAuth(config=app.config).allow_websocket_cookie_auth is False
+
+
+@pytest.mark.parametrize("domain, port, tls, want", [
+    ("", 8000, False, ""),
+    ("localhost", 8000, False, "http://localhost:8000"),
+    ("hub.example.edu", 443, True, "https://hub.example.edu"),
+    ("hub.example.edu", 8443, True, "https://hub.example.edu:8443"),
+    ("https://hub.example.edu/", 8000, False, "https://hub.example.edu"),
+])
+def test_subdomain_host(domain: str, port: int, tls: bool, want: str) -> None:
+    assert classroom.subdomain_host(domain, port, tls=tls) == want
+
+
+def test_subdomain_host_refuses_what_is_not_a_domain() -> None:
+    with pytest.raises(classroom.SetupError, match="not a domain name"):
+        classroom.subdomain_host("exa mple.edu; rm", 8000, tls=False)
+
+
+def test_every_server_refuses_a_websocket_on_the_cookie_alone(tmp_path: Path) -> None:
+    """Each person's config folders (which no student can write) hold the hub's wall, and
+    the wall refuses the cookie on a websocket's handshake, also with no Sec-Fetch-Mode."""
+    s = settings(tmp_path, course("puzzlekit", "teacher", "alice"),
+                 course("ai-202", "tb", "alice", "dee"))
+    classroom.write_role_configs(tmp_path, s)
+    for user in ("teacher", "tb", "alice", "dee"):
+        assert any((Path(f) / "jupyter_server_config.py").is_file()
+                   and (Path(f) / "jupyter_server_config.py").read_text()
+                   == classroom.SERVER_WALLS_CONFIG for f in s.config_dirs(user)), user
+        # and their JupyterLab sends the token on its websockets
+        pages = [Path(f) / "labconfig" / "page_config.json" for f in s.config_dirs(user)]
+        assert any(p.is_file() and json.loads(p.read_text()).get("appendToken") == "true"
+                   for p in pages), user
+    auth = pytest.importorskip("jupyterhub.services.auth")
+    before = auth.HubOAuth._get_token_cookie, auth.HubOAuth._get_token_url
+
+    class Request:
+        def __init__(self, headers: dict[str, str]) -> None:
+            self.headers = headers
+
+    class Handler:
+        def __init__(self, headers: dict[str, str]) -> None:
+            self.request = Request(headers)
+
+        def get_secure_cookie(self, name: str) -> bytes:
+            return b"the-hub-cookie"
+
+        def get_argument(self, name: str, default: str) -> str:
+            return "the-servers-token" if name == "token" else default
+
+    try:
+        exec(compile(classroom.SERVER_WALLS_CONFIG, "walls", "exec"), {})
+        hub_auth = auth.HubOAuth()
+        assert hub_auth._get_token_cookie(Handler({"Upgrade": "websocket"})) is None
+        assert hub_auth._get_token_cookie(Handler({})) == "the-hub-cookie"
+        # the token in a websocket's URL counts, in a page's URL not (JupyterHub's rule)
+        assert hub_auth._get_token_url(Handler({"Upgrade": "websocket"})) == \
+            "the-servers-token"
+        assert hub_auth._get_token_url(Handler({})) == ""
+    finally:
+        auth.HubOAuth._get_token_cookie, auth.HubOAuth._get_token_url = before

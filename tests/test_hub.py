@@ -36,6 +36,7 @@ from hub_support import (
     UserSession,
     as_user,
     class_hub,
+    classroom,
     login,
     require_hub_machine,
     start_login,
@@ -714,6 +715,153 @@ def test_walls_between_people(hub: Hub, browser: Any) -> None:
         time.monotonic() - t
     write_timings()
 
+
+#: a page of a student's own server (her ~/.jupyter config loads `cats`, below): at the hub's
+#: origin, outside the /files/ sandbox; its script reaches for another user's server
+ATTACK_PAGE = """<!doctype html><title>cat pictures</title><script>
+async function attack(victim, kernel, terminal) {
+  const out = {};
+  const base = '/user/' + victim + '/';
+  for (const path of ['api/contents/', 'api/contents/secret.txt', 'lab']) {
+    try {
+      const r = await fetch(base + path, {credentials: 'include', redirect: 'manual'});
+      const text = await r.text();
+      const token = /"token": "[^"]/.test(text);
+      out[path] = r.status + (text.includes('TOP-SECRET') || token ? ' LEAKED' : '');
+    } catch (e) { out[path] = 'refused'; }
+  }
+  const ws = (path, send) => new Promise(done => {
+    const s = new WebSocket('ws://' + location.host + base + path);
+    const t = setTimeout(() => done('no answer'), 10000);
+    s.onopen = () => { if (send) s.send(send);
+                       setTimeout(() => { clearTimeout(t); done('open'); }, 1000); };
+    s.onerror = () => { clearTimeout(t); done('failed'); };
+  });
+  out.kernel = await ws('api/kernels/' + kernel + '/channels');
+  out.terminal = await ws('terminals/websocket/' + terminal,
+                          JSON.stringify(['stdin', 'touch ~/PWNED\\r']));
+  return out;
+}
+</script>"""
+#: the server extension that serves it, with no login and no headers of Jupyter's
+ATTACK_EXTENSION = """from pathlib import Path
+from tornado import web
+
+
+class Page(web.RequestHandler):
+    def get(self):
+        self.set_header("Content-Type", "text/html")
+        self.write((Path(__file__).parent / "cats.html").read_text())
+
+
+def _load_jupyter_server_extension(app):
+    app.web_app.add_handlers(".*$", [(app.base_url + "cats", Page)])
+"""
+#: her config (the hub's own config folders override `jpserver_extensions`, but a config
+#: file is Python run by her server: it patches the server to load the page)
+ATTACK_CONFIG = """import os, sys
+from jupyter_server.serverapp import ServerApp
+sys.path.insert(0, os.path.expanduser("~/.jupyter"))
+import cats
+_init_webapp = ServerApp.init_webapp
+
+
+def init_webapp(self, *args, **kwargs):
+    _init_webapp(self, *args, **kwargs)
+    cats._load_jupyter_server_extension(self)
+
+
+ServerApp.init_webapp = init_webapp
+"""
+
+
+def restart_server(s: UserSession) -> UserSession:
+    """Stop `s.user`'s server from the hub's home page (if it runs) and start it again."""
+    s.page.goto(f"{s.hub.url}/hub/home")
+    stop = s.page.locator("#stop")
+    if stop.is_visible():
+        stop.click()
+        stop.wait_for(state="hidden", timeout=90_000)
+    deadline = time.monotonic() + 120
+    while True:     # a spawn asked for while the stop is pending does not start
+        s.page.goto(f"{s.hub.url}/hub/spawn/{s.user}")
+        try:
+            return wait_for_lab(s, timeout=20_000)
+        except Exception:
+            if time.monotonic() > deadline:
+                raise
+
+
+def run_in_lab(s: UserSession, source: str, expect: str) -> None:
+    """JupyterLab opens a notebook of `source` and runs it: `expect` shows in its output."""
+    nb = {"cells": [{"cell_type": "code", "metadata": {}, "outputs": [],
+                     "execution_count": None, "source": source}],
+          "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3",
+                                      "language": "python"}},
+          "nbformat": 4, "nbformat_minor": 5}
+    status, _ = s.api("PUT", "api/contents/origin-check.ipynb",
+                      {"type": "notebook", "format": "json", "content": nb})
+    assert status in (200, 201), status
+    s.page.goto(f"{s.server}/lab/tree/origin-check.ipynb")
+    s.page.locator("#jp-main-statusbar").get_by_text(re.compile(r"\bIdle\b")).first.wait_for(
+        timeout=120_000)
+    s.page.locator(".lm-MenuBar-itemLabel", has_text=re.compile("^Run$")).click()
+    s.page.locator(".lm-Menu-itemLabel", has_text=re.compile("^Run All Cells$")).click()
+    s.page.locator(".jp-OutputArea-output", has_text=expect).first.wait_for(timeout=60_000)
+
+
+def test_a_students_page_reaches_nothing_of_another(hub: Hub, browser: Any) -> None:
+    """One origin for everyone: a student's own server serves a page (her ~/.jupyter
+    config adds it), which another student and the instructor open while logged in, their
+    kernel and terminal running. Its script fetches their files and JupyterLab page and
+    opens websockets to their kernel and terminal: no fetch reads anything, every websocket
+    fails, nothing is typed. Their own JupyterLab still runs a notebook."""
+    import pwd
+    t = time.monotonic()
+    attacker = ONLY_B
+    jupyter = Path(pwd.getpwnam(attacker).pw_dir) / ".jupyter"
+    as_user(hub, attacker, ["mkdir", "-p", str(jupyter)])
+    files = {"cats.html": ATTACK_PAGE, "cats.py": ATTACK_EXTENSION,
+             "jupyter_server_config.py": ATTACK_CONFIG}
+    for name, text in files.items():
+        (jupyter / name).write_text(text)
+        shutil.chown(jupyter / name, attacker, attacker)
+    a = restart_server(wait_for_lab(start_login(browser, hub, attacker)))
+    found: dict[str, dict[str, str]] = {}
+    try:
+        for victim in (RIGHT, TEACHER):
+            s = login(browser, hub, victim)
+            try:
+                run_in_lab(s, "print('lab runs', 6 * 7)", "lab runs 42")
+                headers = s.context.request.get(f"{s.server}/lab").headers
+                assert headers["content-security-policy"] == classroom.SERVER_CSP, headers
+                assert headers["x-content-type-options"] == "nosniff", headers
+                as_user(hub, victim, ["bash", "-c", "echo TOP-SECRET > secret.txt"])
+                status, kernel = s.api("POST", "api/kernels", {"name": "python3"})
+                assert status in (200, 201), (status, kernel)
+                status, terminal = s.api("POST", "api/terminals")
+                assert status == 200, (status, terminal)
+                s.page.goto(f"{hub.url}/user/{attacker}/cats")
+                assert s.page.title() == "cat pictures", s.page.content()[:500]
+                found[victim] = s.page.evaluate("([v, k, t]) => attack(v, k, t)",
+                                                [victim, kernel["id"], terminal["name"]])
+                time.sleep(1)
+                pwned = Path(pwd.getpwnam(victim).pw_dir) / "PWNED"
+                found[victim]["typed"] = "yes" if pwned.exists() else "no"
+            finally:
+                s.context.close()
+    finally:
+        a.context.close()
+        for name in files:
+            (jupyter / name).unlink(missing_ok=True)
+    print(json.dumps(found, indent=1))
+    for victim, got in found.items():
+        for path in ("api/contents/", "api/contents/secret.txt", "lab"):
+            assert "LEAKED" not in got[path] and got[path] != "200", (victim, path, got)
+        assert got["kernel"] == got["terminal"] == "failed", (victim, got)
+        assert got["typed"] == "no", (victim, got)
+    TIMINGS["walls: a student's page at the hub's origin, opened by a student and the "
+            "instructor, reaches nothing of theirs"] = time.monotonic() - t
 
 # ----------------------------------------------------------------------------- Kubernetes
 # What can be checked without a cluster: the values against the chart's schema (merged

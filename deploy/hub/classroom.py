@@ -115,6 +115,74 @@ COURSE_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 #: plugin needs besides: the user's own name and groups (a student's courses)
 SERVER_TOKEN_SCOPES = ("users:activity!user", "access:servers!server", "read:users:name!user",
                        "read:users:groups!user")
+#: the Content-Security-Policy of every user server: no page of it in a frame (JupyterHub's
+#: own default, kept), no plugins, no <base> pointing elsewhere; JupyterLab runs under it
+SERVER_CSP = "frame-ancestors 'none'; object-src 'none'; base-uri 'self'"
+
+
+#: the jupyter_server_config.py of every role's config folder (first on JUPYTER_CONFIG_PATH,
+#: which no student can write): JupyterHub refuses a cookie-only websocket only when the
+#: browser says `Sec-Fetch-Mode: websocket`, which Chromium does not send on a websocket's
+#: handshake (seen: a page of another user typed into a terminal with the option on); this
+#: refuses the cookie on every request that asks for a websocket (`Upgrade: websocket`)
+SERVER_WALLS_CONFIG = '''"""The hub's same-origin wall (written by deploy/hub/classroom.py): a websocket
+to this server (a kernel, a terminal) needs the server's token, never the hub's cookie
+alone, which a page of another user at the hub's origin would send."""
+from jupyterhub.services.auth import HubOAuth
+
+_token_cookie, _token_url = HubOAuth._get_token_cookie, HubOAuth._get_token_url
+
+
+def _websocket(handler):
+    return handler.request.headers.get("Upgrade", "").lower() == "websocket"
+
+
+def _no_cookie_on_websockets(self, handler):
+    return None if _websocket(handler) else _token_cookie(self, handler)
+
+
+def _token_on_websockets(self, handler):
+    return handler.get_argument("token", "") if _websocket(handler) else _token_url(
+        self, handler)
+
+
+HubOAuth._get_token_cookie = _no_cookie_on_websockets
+HubOAuth._get_token_url = _token_on_websockets
+'''
+
+
+#: JupyterLab's page config: its websockets carry the server's token (which the page has),
+#: else it sends them with the cookie alone, as it does by default on the page's own host
+LAB_TOKEN = {"appendToken": "true"}
+
+
+def server_args() -> list[str]:
+    """The command-line options the spawner gives every user server. The command line
+    wins over every config file, a student's own ~/.jupyter one included: her server
+    accepts websockets (kernels, terminals) only with its token (which JupyterLab sends),
+    never on the hub's cookie alone, so a page of another user at the hub's origin opens
+    none of hers; and every page it serves carries SERVER_CSP and nosniff."""
+    settings = {"headers": {"Content-Security-Policy": SERVER_CSP,
+                            "X-Content-Type-Options": "nosniff"}}
+    return ["--HubOAuth.allow_websocket_cookie_auth=False",
+            f"--ServerApp.tornado_settings={json.dumps(settings)}"]
+
+
+def subdomain_host(domain: str, port: int, *, tls: bool) -> str:
+    """JupyterHub's `subdomain_host` for `make hub HUB_DOMAIN=domain` ('' for none): a
+    full URL as given (`https://hub.example.edu`, behind your HTTPS proxy), else the hub's
+    own scheme and port (`localhost` -> `http://localhost:8000`, users at
+    `http://alice.localhost:8000`, which Chromium resolves to this machine)."""
+    domain = domain.strip().rstrip("/")
+    if not domain or "://" in domain:
+        return domain
+    if not re.fullmatch(r"[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?", domain):
+        raise SetupError(f"HUB_DOMAIN={domain!r} is not a domain name (like example.edu)")
+    scheme = "https" if tls else "http"
+    default = 443 if tls else 80
+    return f"{scheme}://{domain}" + ("" if port == default else f":{port}")
+
+
 #: nbgrader's plugin that asks JupyterHub which courses a student is in (their groups)
 HUB_AUTH_PLUGIN = "nbgrader.auth.JupyterHubAuthPlugin"
 #: a course's folders in the exchange ('' the course's own) and their modes, all owned by
@@ -410,11 +478,13 @@ def write_role_configs(state: Path, settings: Settings) -> None:
     (student / "labconfig").mkdir(parents=True)
     (student / "nbgrader_config.py").write_text(student_nbgrader_config(
         settings.exchange, {c.course_id: c.instructor for c in settings.courses}))
+    (student / "jupyter_server_config.py").write_text(SERVER_WALLS_CONFIG)
     (student / "jupyter_server_config.json").write_text(json.dumps(
         {"ServerApp": {"jpserver_extensions": {e: False for e in STUDENT_DISABLED_SERVER}}},
         indent=1))
     (student / "labconfig" / "page_config.json").write_text(json.dumps(
-        {"disabledExtensions": {e: True for e in STUDENT_DISABLED_LAB}}, indent=1))
+        {"disabledExtensions": {e: True for e in STUDENT_DISABLED_LAB}, **LAB_TOKEN},
+        indent=1))
     (new / "student-of-several").mkdir()
     (new / "student-of-several" / "nbgrader_config.py").write_text(
         several_courses_nbgrader_config())
@@ -424,6 +494,9 @@ def write_role_configs(state: Path, settings: Settings) -> None:
         (one / "nbgrader_config.py").write_text(one_course_nbgrader_config(c.course_id))
         teacher = new / "instructor-of" / c.course_id
         teacher.mkdir(parents=True)
+        (teacher / "jupyter_server_config.py").write_text(SERVER_WALLS_CONFIG)
+        (teacher / "labconfig").mkdir()
+        (teacher / "labconfig" / "page_config.json").write_text(json.dumps(LAB_TOKEN))
         (teacher / "nbgrader_config.py").write_text(
             instructor_nbgrader_config(c.course_id, c.course_root, settings.exchange))
     for folder, dirs, files in os.walk(new):

@@ -23,7 +23,7 @@ from pathlib import Path
 from jupyterhub.spawner import LocalProcessSpawner
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from classroom import SERVER_TOKEN_SCOPES, load_settings  # noqa: E402
+from classroom import SERVER_TOKEN_SCOPES, load_settings, server_args, subdomain_host  # noqa: E402
 
 c = get_config()  # noqa: F821  (JupyterHub provides it)
 s = load_settings(os.environ.get("PUZZLEKIT_HUB_STATE", "/srv/puzzlekit-hub"))
@@ -42,6 +42,13 @@ c.JupyterHub.cleanup_servers = True       # stopping the hub stops everyone's se
 if os.environ.get("PUZZLEKIT_HUB_SSL_CERT"):  # or TLS in a reverse proxy in front
     c.JupyterHub.ssl_cert = os.environ["PUZZLEKIT_HUB_SSL_CERT"]
     c.JupyterHub.ssl_key = os.environ["PUZZLEKIT_HUB_SSL_KEY"]
+# a per-user origin (`make hub HUB_DOMAIN=...`): each person's server at
+# <name>.<domain>, so that no page of one user's server runs at another's origin
+c.JupyterHub.subdomain_host = subdomain_host(
+    os.environ.get("PUZZLEKIT_HUB_DOMAIN", ""), s.port,
+    tls=bool(os.environ.get("PUZZLEKIT_HUB_SSL_CERT")))
+# `__Host-` cookies (bound to the host that set them) need HTTPS
+c.JupyterHub.cookie_host_prefix_enabled = c.JupyterHub.subdomain_host.startswith("https://")
 
 # who may log in
 c.JupyterHub.authenticator_class = "pam"
@@ -68,6 +75,9 @@ class ClassSpawner(LocalProcessSpawner):
 c.JupyterHub.spawner_class = ClassSpawner
 c.Spawner.cmd = [str(env / "bin" / "jupyterhub-singleuser")]
 c.Spawner.default_url = "/lab"
+# the same-origin walls every user server keeps (classroom.server_args: no websocket on the
+# cookie alone, a content-security policy), given on the command line, which no config wins
+c.Spawner.args = server_args()
 c.Spawner.server_token_scopes = list(SERVER_TOKEN_SCOPES)
 c.Spawner.env_keep = ["LANG", "LC_ALL", "TZ"]
 c.Spawner.start_timeout = 120
