@@ -137,3 +137,20 @@ def test_an_error_in_an_operation_on_the_students_object_shows_no_grader_frame(r
     shown = re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(error.traceback))
     assert error.ename == "TypeError" and "unhashable" in shown, shown
     assert "agent.py" not in shown and "puzzlekit/" not in shown, shown
+
+
+def test_a_fresh_kernel_that_dies_before_it_answers_is_started_again(run, monkeypatch):
+    from puzzlekit.autograder.grader import autograde
+    starts = []
+    real = autograde.WalledExecute.start_new_kernel_client
+
+    def flaky(self):
+        starts.append(1)
+        if len(starts) == 2:        # the first restart's kernel dies before it answers
+            raise RuntimeError("Kernel died before replying to kernel_info")
+        return real(self)
+
+    monkeypatch.setattr(autograde.WalledExecute, "start_new_kernel_client", flaky)
+    first, killer, after = run(notebook("x = 6 * 7", "import os\nos._exit(1)", "print(x)"))
+    assert killer[-1].ename == "KernelDied"
+    assert after[0].text == "42\n" and len(starts) == 3     # replayed in the third kernel

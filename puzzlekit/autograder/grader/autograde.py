@@ -656,8 +656,15 @@ class WalledExecute(Execute):
                 return
             self._cleanup_kernel()
             self.km = self.create_kernel_manager()
-            self.start_new_kernel(**self._launch_options())
-            self.start_new_kernel_client()
+            try:
+                self.start_new_kernel(**self._launch_options())
+                self.start_new_kernel_client()
+            except RuntimeError as e:
+                # a fresh kernel that died before it answered (seen once on a loaded
+                # machine, right after the kernel before it ran out of memory): the next
+                # try starts another, within max_restarts
+                self.log.warning("A fresh kernel did not start (%s); starting another", e)
+                continue
             self._install_agent()
             self._kernel_count = 1
             self.judge.kernel_changed()
