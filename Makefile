@@ -6,7 +6,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab test check bench venv clean exchange
+.PHONY: lab test check bench venv clean exchange docs
 
 # JupyterLab as the course wants it for everyone who uses this environment: no pop-up
 # asking about Jupyter news over the first test output, no update check (overrides.json
@@ -17,7 +17,7 @@ $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 11), "puzzlekit needs Python >= 3.11"'
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[course,test]"
+	$(PY) -m pip install --quiet -e ".[course,test,docs]"
 	touch $(STAMP)
 
 $(LAB_OVERRIDES): $(STAMP)
@@ -76,14 +76,19 @@ check: $(STAMP)
 	$(PY) -m pytest $(XDIST) -m "not slow and not browser and not nbgrader" \
 		--durations=5 $(CHECK_TESTS) $(PYTEST_ARGS)
 
+# the guide as a site, in build/docs/html (start at index.html); a warning is an error
+docs: $(STAMP)
+	$(PY) -m sphinx -W --keep-going -q -b html docs build/docs/html
+	@echo "the guide: build/docs/html/index.html"
+
 bench: $(STAMP)
 	$(PY) -m benchmarks
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info
 
-# ---- the class server: JupyterHub on this machine (docs/instructors.md, "A class on
-# JupyterHub"). As root: `make hub` builds the class environment, makes the roster's
+# ---- the class server: JupyterHub on this machine (docs/how-to/class-server.md). As
+# root: `make hub` builds the class environment, makes the roster's
 # users, the exchange and the instructor's course, and starts the hub in the foreground.
 # `make hub-course ROSTER=... COURSE_ID=...` adds another course to the hub (set-up
 # only: the hub takes it in at its next start).

@@ -1,7 +1,7 @@
 """nbgrader configuration of the puzzlekit course (this folder is the course root).
 
 Run nbgrader from this folder (`cd notebooks`), since the command line takes the current
-directory as the course root. See docs/instructors.md for the whole routine.
+directory as the course root. See the guide (docs/index.md) for the whole routine.
 """
 
 import os
@@ -26,7 +26,7 @@ from puzzlekit.course.quiet import filter_nbgraders_warnings, with_quiet_overwri
 c = get_config()  # noqa: F821  (provided by nbgrader when it loads this file)
 
 # The course's id, folder and exchange come from one place, the environment (see
-# docs/instructors.md, "Running a term"): PUZZLEKIT_COURSE_ID (default "puzzlekit"),
+# docs/how-to/run-a-term.md): PUZZLEKIT_COURSE_ID (default "puzzlekit"),
 # PUZZLEKIT_COURSE_ROOT (default: this folder, wherever nbgrader or JupyterLab was started
 # from) and PUZZLEKIT_EXCHANGE (default /srv/nbgrader/exchange). A second course on the
 # same machine needs only another id: nbgrader keeps each course apart in the exchange.
@@ -98,7 +98,7 @@ filter_nbgraders_warnings()
 # Each cell gets 30 seconds of computing time (the kernel's CPU time: a busy grading
 # machine costs no cell; the clock is only a backstop, 5 times as long); an endless loop
 # is interrupted and grading goes on. The tests' own limits on a student's search count
-# computing time too (docs/instructors.md, "Time limits"). The words name no cause: the
+# computing time too (docs/explanation/wall.md). The words name no cause: the
 # grader saw none. (A cell stopped by the backstop is told it waited rather than computed.)
 CELL_SECONDS = 30
 c.Execute.timeout = CELL_SECONDS
@@ -112,7 +112,7 @@ c.Execute.error_on_timeout = {
                   f"run it in your own notebook to see what takes so long."],
 }
 
-# The wall (docs/instructors.md, "The wall"): each student's kernel runs in a scratch copy
+# The wall (docs/explanation/wall.md): each student's kernel runs in a scratch copy
 # of the submission, can read Python and its packages but nothing of the course, can write
 # only its scratch folder, has no network, and is limited below; the graded test cells
 # run in the grader's own process, so the student's code cannot change their verdicts.
@@ -124,7 +124,7 @@ c.WalledExecute.process_limit = 64       # extra processes and threads per kerne
 c.WalledExecute.file_size_limit = "64M"  # largest file a kernel may write
 c.WalledExecute.network = False
 c.WalledExecute.scratch_limit = "256M"   # the kernel's writable folder (a tmpfs), in all
-# What one notebook may cost the grader (docs/instructors.md, "The wall", point 4): its
+# What one notebook may cost the grader (docs/explanation/wall.md, point 4): its
 # wall-clock time in all, the grader's own checks per test cell, the output it may show.
 c.WalledExecute.notebook_timeout = 300   # seconds (times time_scale); then "not run"
 c.WalledExecute.judge_timeout = 30       # seconds of the grader's checks per test cell
@@ -140,7 +140,7 @@ c.WalledExecute.time_scale = 1.0
 # A student who deleted a graded cell gets it back (and its tests run).
 c.OverwriteCells.add_missing_cells = True
 
-# Late work (docs/instructors.md, "Running a term"). Due dates: `nbgrader db assignment add
+# Late work (docs/how-to/run-a-term.md). Due dates: `nbgrader db assignment add
 # NAME --duedate=...`; extensions: `python -m puzzlekit extend ASSIGNMENT STUDENT --days N`.
 # The policy, applied alike by nbgrader autograde, the formgrader and puzzlekit grade:
 # "none" (no penalty), "zero" (a late notebook scores 0) or "per_day" (points_per_day for
@@ -161,7 +161,7 @@ c.GenerateFeedback.preprocessors = [GetGrades, StripHiddenTests, LateNote,
 # formgrader's button alike (puzzlekit.course.feedback_page).
 configure_feedback_page(c)
 
-# Outputs are data, never code (docs/instructors.md, "The wall"): the autograde steps above
+# Outputs are data, never code (docs/explanation/wall.md): the autograde steps above
 # sanitise what the student's cells displayed (puzzlekit.autograder.grader.sanitize.SanitizeOutputs, after
 # the execute step); the pages the formgrader (Manual grading) and the feedback render
 # sanitise again: outputs through the same allow-list (nbconvert's clean_html filter

@@ -1,6 +1,6 @@
 """The instructor's guide, run as written.
 
-Every shell block of docs/instructors.md that follows a ``<!-- guide-test: NAME -->`` line
+Every shell block of the guide (docs/, any page) that follows a ``<!-- guide-test: NAME -->`` line
 runs here, verbatim, in a fresh copy of the repository's course (``sudo`` dropped, since
 the test runs as root), from a plain system PATH. Between the blocks the test does what
 the guide leaves to people: the students' CSV file, a returned notebook, a student who
@@ -19,9 +19,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from guide_pages import marked_blocks
 
 REPO = Path(__file__).resolve().parents[1]
-GUIDE = REPO / "docs" / "instructors.md"
 VENV_BIN = Path(sys.executable).parent
 BARE_PATH = "/usr/local/bin:/usr/bin:/bin"
 ASSIGNMENT = "01-states-and-moves"
@@ -32,9 +32,7 @@ pytestmark = [pytest.mark.nbgrader, pytest.mark.slow]
 
 
 def guide_blocks() -> dict[str, str]:
-    text = GUIDE.read_text()
-    found = re.findall(r"<!-- guide-test: (\S+) -->\n```bash\n(.*?)```", text, re.S)
-    return dict(found)
+    return marked_blocks("guide-test")
 
 
 def test_the_guide_marks_its_commands():

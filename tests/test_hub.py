@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from guide_pages import guide_block
 from browser_support import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, REPO
 from hub_support import (
     Hub,
@@ -91,14 +92,6 @@ def write_timings() -> None:
     lines = [f"{step:<58} {secs:7.1f} s   {SHOTS.get(step, '')}"
              for step, secs in TIMINGS.items()]
     (ARTIFACTS / "hub-timings.txt").write_text("\n".join(lines) + "\n")
-
-
-def guide_block(name: str) -> str:
-    """The shell block of docs/instructors.md marked `<!-- guide-test: NAME -->`."""
-    text = (REPO / "docs" / "instructors.md").read_text()
-    found = re.search(rf"<!-- guide-test: {re.escape(name)} -->\n```bash\n(.*?)```", text, re.S)
-    assert found, f"the guide has no block {name!r}"
-    return found.group(1)
 
 
 def load_students_01() -> dict[str, dict[str, str]]:

@@ -112,16 +112,16 @@ class ModelCheck:
                 text += ("\n  Plain nbgrader gives the model solution its full points here: "
                          "this is something the kit's grader cannot honour, not a wrong "
                          "test. While grading, test cells run in the grader's process and "
-                         "reach the student's code across a wall (docs/instructors.md, "
-                         "'Writing your own exercise', step 5). "
+                         "reach the student's code across a wall (docs/how-to/add-an-exercise.md, "
+                         "step 5). "
                          + (f"Instead: {hint}." if hint else
                             "That step lists what a test may do: write this line with "
                             "those, and compare plain values."))
             elif c.grader_limit:
                 text += ("\n  This is a limit of the kit's grader, not of the solution: "
                          "while grading, test cells run in the grader's process and reach "
-                         "the student's code across a wall (docs/instructors.md, 'Writing "
-                         "your own exercise', step 5, lists what a test may do).")
+                         "the student's code across a wall (docs/how-to/add-an-exercise.md, "
+                         "step 5, lists what a test may do).")
             else:
                 text += ("\n  Fix the test or the solution in source/, then generate "
                          "again: as it stands, every honest student would lose these points.")

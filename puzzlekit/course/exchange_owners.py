@@ -254,5 +254,6 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(name)
 
 
-__all__ = ["COURSE_FOLDERS", "ExchangeOwners", "folder_problem", "read_secret",
-           "refuse_unless_instructors", "refuse_unless_mine"]
+__all__ = ["COURSE_FOLDERS", "CheckedFetchAssignment", "CheckedFetchFeedback",
+           "CheckedReleaseFeedback", "CheckedSubmit", "ExchangeOwners", "folder_problem",
+           "read_secret", "refuse_unless_instructors", "refuse_unless_mine"]

@@ -228,5 +228,5 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(name)
 
 
-__all__ = ["PENALTY_METHODS", "Extension", "extensions", "grant_extension", "late_message",
-           "late_text", "per_day_penalty"]
+__all__ = ["Extension", "LateNote", "PENALTY_METHODS", "PerDayPenalty", "extensions",
+           "grant_extension", "late_message", "late_text", "per_day_penalty"]

@@ -304,5 +304,6 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(name)
 
 
-__all__ = ["MarksTable", "StudentMarks", "blackboard_heading", "blackboard_rows",
-           "canvas_rows", "csv_text", "marks_table", "moodle_rows", "number", "wide_rows"]
+__all__ = ["BlackboardExport", "CanvasExport", "MarksTable", "MoodleExport", "StudentMarks",
+           "WideCsvExport", "blackboard_heading", "blackboard_rows", "canvas_rows", "csv_text",
+           "marks_table", "moodle_rows", "number", "wide_rows"]

@@ -77,4 +77,5 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(name)
 
 
-__all__ = ["SA_NOT_IN_SESSION", "filter_nbgraders_warnings", "with_quiet_overwrite"]
+__all__ = ["OverwriteCells", "SA_NOT_IN_SESSION", "filter_nbgraders_warnings",
+           "with_quiet_overwrite"]

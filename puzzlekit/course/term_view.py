@@ -279,5 +279,6 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(name)
 
 
-__all__ = ["DUE_KEY", "Mark", "add_due_notes", "due_note", "late_policy_of", "marks_page",
-           "policy_text", "read_feedback", "released_due_date", "write_marks_page"]
+__all__ = ["DUE_KEY", "FetchAssignment", "FetchFeedback", "Mark", "add_due_notes", "due_note",
+           "late_policy_of", "marks_page", "policy_text", "read_feedback", "released_due_date",
+           "write_marks_page"]

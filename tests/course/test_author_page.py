@@ -2,31 +2,28 @@
 
 The page adds a 3-point exercise (greedy best-first search) to assignment 03 as plain
 nbgrader cells; its cells are the blocks marked ``<!-- author-test: NAME -->`` in
-docs/instructors.md. This test puts them into a copy of the course, generates the
+docs/how-to/add-an-exercise.md. This test puts them into a copy of the course, generates the
 assignment through the course's config (which grades the model solution first), then
 autogrades a right answer and the page's simulated wrong one, and reads the gradebook.
 """
 
 from __future__ import annotations
 
-import re
 import shutil
 from pathlib import Path
 
 import nbformat
 import pytest
+from guide_pages import marked_blocks
 
 REPO = Path(__file__).resolve().parents[2]
-GUIDE = REPO / "docs" / "instructors.md"
 A3 = "03-informed-search"
 
 pytestmark = [pytest.mark.nbgrader, pytest.mark.slow]
 
 
 def page_blocks() -> dict[str, str]:
-    text = GUIDE.read_text(encoding="utf-8")
-    return dict(re.findall(r"<!-- author-test: (\S+) -->\n```(?:markdown|python)\n(.*?)```",
-                           text, re.S))
+    return marked_blocks("author-test", "markdown|python")
 
 
 def nbgrader_cell(make, source: str, **meta: object) -> nbformat.NotebookNode:

@@ -1,4 +1,4 @@
-"""Links and special files in a submission never reach grading (docs/instructors.md, "The
+"""Links and special files in a submission never reach grading (docs/explanation/wall.md, "The
 exchange"), through the real pipeline: ``nbgrader collect`` from the exchange's
 ``inbound/``, ``nbgrader autograde`` and ``python -m puzzlekit grade`` from
 ``submitted/``, then ``nbgrader generate_feedback``.
@@ -11,7 +11,7 @@ runs with a 64 MiB file-size limit, so that a regression cannot fill the disk (i
 instead); the outcomes are read from the files and the gradebook.
 
 `attack_collect` and `attack_autograde` are also run on the code before the fix (see the
-report table in docs/instructors.md); here they must show nothing of the instructor's got
+report table in docs/explanation/wall.md); here they must show nothing of the instructor's got
 through.
 """
 

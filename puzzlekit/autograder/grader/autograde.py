@@ -88,7 +88,7 @@ OUTPUT_CUT = ("[output cut: this cell displayed more than {limit} (the most one 
               "show while it is graded); the rest of its output is left out]\n")
 NO_WALL = ("puzzlekit: no wall around the students' code on this machine ({why}): their "
            "code runs with the grader's rights and can read and change the course folder. "
-           "See docs/instructors.md, 'The wall'.")
+           "See the guide: docs/explanation/wall.md.")
 
 _warned: list[str] = []
 

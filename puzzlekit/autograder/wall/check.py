@@ -209,7 +209,7 @@ def _print_check(st: WallStatus, report: dict[str, Any], results: dict[str, list
     if not (report.get("limits") or {}).get("memory_cgroup"):
         print("\n" + "!" * 78 + "\n!! No memory cgroup: " + NO_MEMORY_CGROUP.replace(
               ": ", ":\n!! ") + ".\n!! Run the grader as root or in a delegated cgroup "
-              "(see docs/instructors.md).\n" + "!" * 78, file=out)
+              "(see docs/explanation/wall.md).\n" + "!" * 78, file=out)
     if failed or not report.get("userns"):
         print(f"\nThe wall is NOT fully up ({len(failed)} check(s) failed).", file=out)
         return 1

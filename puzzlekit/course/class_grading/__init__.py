@@ -203,7 +203,7 @@ def _check_assignment(config: Any, assignment: str) -> None:
 
 class _DropExpected(logging.Filter):
     """nbgrader's checksum warning, which every test cell with hidden tests gives on every
-    submission (docs/instructors.md explains it): thousands of lines for a class, no news."""
+    submission (docs/how-to/grade-a-class.md explains it): thousands of lines for a class, no news."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         return "Attribute 'checksum' for cell" not in record.getMessage()

@@ -1,0 +1,124 @@
+"""Write the reference pages from the code (a Sphinx extension; `docs/conf.py` loads it).
+
+- `reference/config.md`: every configurable trait of the kit's classes (nbgrader's
+  `c.Class.trait` options), with its type, default and help, as nbgrader documents its own;
+- `reference/cli.md`: every verb of `python -m puzzlekit`, with its usage and options.
+
+Both are written before the build reads the sources, so they always match the code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import inspect
+import pkgutil
+from pathlib import Path
+from typing import Any
+
+HEADER = "<!-- written by docs/_ext/kitref.py at each build: edit the code, not this page -->\n"
+
+
+def kit_classes() -> list[type]:
+    """The kit's classes with configurable traits, by module then name."""
+    from traitlets.config import Configurable
+
+    import puzzlekit
+
+    found: dict[str, type] = {}
+    for info in pkgutil.walk_packages(puzzlekit.__path__, "puzzlekit."):
+        if info.name.endswith("__main__"):     # a command, run on import
+            continue
+        try:
+            module = importlib.import_module(info.name)
+        except Exception:   # a module for another machine (the wall off Linux, ...)
+            continue
+        # nbgrader's classes the kit builds on first use are listed in __all__ only
+        names = set(vars(module)) | set(getattr(module, "__all__", ()))
+        for cls in (getattr(module, name, None) for name in sorted(names)):
+            if (inspect.isclass(cls) and issubclass(cls, Configurable) and cls.__module__ == module.__name__
+                    and own_traits(cls)):
+                found[f"{cls.__module__}.{cls.__name__}"] = cls
+    return [found[k] for k in sorted(found)]
+
+
+def own_traits(cls: type) -> dict[str, Any]:
+    """The configurable traits the kit declares on `cls` or a base of its own (those of
+    nbgrader's classes are nbgrader's to document)."""
+    traits = cls.class_traits(config=True)  # type: ignore[attr-defined]
+    return {name: trait for name, trait in sorted(traits.items())
+            if _declared_by(cls, name).__module__.startswith("puzzlekit.")}
+
+
+def _declared_by(cls: type, name: str) -> type:
+    return next(k for k in cls.__mro__ if name in vars(k))
+
+
+def _default(trait: Any) -> str:
+    try:
+        value = trait.default_value_repr()
+    except Exception:
+        value = repr(trait.default_value)
+    return value.replace("|", "\\|")
+
+
+def _help(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|") or "(no help text)"
+
+
+def config_page() -> str:
+    out = [HEADER, "# Configuration options\n",
+           "Every option the kit adds to nbgrader's configuration, read from the code. Set "
+           "them in the course's `nbgrader_config.py` (`notebooks/nbgrader_config.py`), as "
+           "`c.Class.option = value`. nbgrader's own options are in "
+           "[nbgrader's reference](https://nbgrader.readthedocs.io/en/stable/configuration/config_options.html).\n"]
+    for cls in kit_classes():
+        doc = inspect.getdoc(cls) or ""
+        out.append(f"## `{cls.__name__}`\n")
+        out.append(f"`{cls.__module__}.{cls.__name__}`: {doc.splitlines()[0] if doc else ''}\n")
+        for name, trait in own_traits(cls).items():
+            kind = type(trait).__name__
+            out.append(f"`c.{cls.__name__}.{name}`\n: {kind}, default `{_default(trait)}`. "
+                       f"{_help(trait.help)}\n")
+    return "\n".join(out)
+
+
+def _verbs(parser: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return dict(action.choices)
+    return {}
+
+
+def cli_page() -> str:
+    from puzzlekit.cli import build_parser
+
+    parser = build_parser()
+    out = [HEADER, "# The `python -m puzzlekit` verbs\n",
+           "Every verb of the kit's command line, with its own `--help`, read from the code. "
+           "Run them from the course folder (`notebooks/`), where nbgrader finds its "
+           "config; `make` targets call the same verbs.\n"]
+    helps = {a.dest: a.help for a in parser._actions
+             if isinstance(a, argparse._SubParsersAction) for a in a._choices_actions}
+    for verb, sub in _verbs(parser).items():
+        sub.prog = f"python -m puzzlekit {verb}"
+        out.append(f"## `{verb}`\n\n{helps.get(verb) or ''}\n\n```text\n"
+                   f"{sub.format_help().rstrip()}\n```\n")
+    return "\n".join(out)
+
+
+def write_pages(docs: Path) -> list[Path]:
+    """Write both pages into `docs/reference/`; return their paths."""
+    written = []
+    for name, make in (("config.md", config_page), ("cli.md", cli_page)):
+        path = docs / "reference" / name
+        text = make()
+        if not path.exists() or path.read_text() != text:
+            path.write_text(text)
+        written.append(path)
+    return written
+
+
+def setup(app: Any) -> dict[str, Any]:
+    app.connect("builder-inited", lambda app: write_pages(Path(app.srcdir)))
+    return {"parallel_read_safe": True, "version": "1"}
