@@ -1,6 +1,6 @@
 """The class grader's pools never wait forever (puzzlekit.course.class_grading.pool): a job that
-hangs (the test hook PUZZLEKIT_GRADE_HANG: SIGTERM ignored, a double-forked process of its
-own in a new session) is stopped at the job timeout with everything under it, its worker
+hangs (tests/fake_worker.py: SIGTERM ignored, a double-forked process of its own in a new
+session) is stopped at the job timeout with everything under it, its worker
 is replaced, and the other jobs go on. The whole class through nbgrader, locally and on
 Dask, is in tests/simulated_class/test_classgrade.py."""
 
@@ -11,6 +11,7 @@ import threading
 import time
 from pathlib import Path
 
+import fake_worker
 import pytest
 
 from puzzlekit.course.class_grading.pool import (
@@ -20,13 +21,13 @@ from puzzlekit.course.class_grading.pool import (
     default_job_timeout,
 )
 from puzzlekit.course.class_grading.proctree import alive
-from puzzlekit.course.class_grading.remote import CRASH_DIR_ENV, HANG_ENV, JOB_TIMED_OUT, JOB_VERSION
+from puzzlekit.course.class_grading.remote import JOB_TIMED_OUT
 from puzzlekit.errors import PuzzleError
 
 
-def _job(key: str) -> bytes:
-    # not a whole job: the worker answers with an error at once (after the hooks)
-    return json.dumps({"version": JOB_VERSION, "key": key}).encode()
+def _job(key: str, tmp: Path, hang: tuple[str, ...] = ()) -> bytes:
+    # an empty notebook: no kernel; the fake worker hangs on the keys in `hang`
+    return fake_worker.job(key, hang=list(hang), record_dir=str(tmp))
 
 
 
@@ -52,15 +53,15 @@ def test_the_default_job_timeout_follows_the_notebook_budget():
 
 
 def test_hung_jobs_are_stopped_whole_and_the_others_go_on(tmp_path, monkeypatch):
-    monkeypatch.setenv(HANG_ENV, "hang1,hang2")
-    monkeypatch.setenv(CRASH_DIR_ENV, str(tmp_path))
+    monkeypatch.setenv("PYTHONPATH", fake_worker.environment()["PYTHONPATH"])
+    hang = ("hang1", "hang2")
     pool = LocalPool(2, job_timeout=20)      # a fresh worker imports nbgrader first
     results: dict[str, object] = {}
     stop = threading.Event()
 
     def run(key: str) -> None:
         try:
-            results[key] = json.loads(pool.run(key, _job(key), stop))
+            results[key] = json.loads(pool.run(key, _job(key, tmp_path, hang), stop))
         except Exception as exc:
             results[key] = exc
 
@@ -77,7 +78,7 @@ def test_hung_jobs_are_stopped_whole_and_the_others_go_on(tmp_path, monkeypatch)
             assert isinstance(results[key], JobTimedOut), results[key]
             assert "longer than the job timeout (20 s" in str(results[key])
         quick = results["quick"]
-        assert isinstance(quick, dict) and "error" in quick     # it ran, in a worker
+        assert isinstance(quick, dict) and "notebook" in quick  # it ran, in a worker
         assert pool.restarts == 2
         # the hung workers and the processes they started (new sessions) are gone
         pids = [int(p) for key in ("hang1", "hang2")
@@ -85,8 +86,7 @@ def test_hung_jobs_are_stopped_whole_and_the_others_go_on(tmp_path, monkeypatch)
         assert len(pids) >= 4 and _gone(pids)
         assert not any(d.exists() for d in tmp_dirs)     # their temporary folders too
         # the replaced workers take jobs
-        monkeypatch.delenv(HANG_ENV)
-        assert "error" in json.loads(pool.run("again", _job("again"), stop))
+        assert "notebook" in json.loads(pool.run("again", _job("again", tmp_path), stop))
     finally:
         pool.close(cancel=True)
 
@@ -94,12 +94,11 @@ def test_hung_jobs_are_stopped_whole_and_the_others_go_on(tmp_path, monkeypatch)
 def test_a_job_on_dask_keeps_its_own_deadline(tmp_path, monkeypatch):
     """What a Dask worker runs: the job in a child process, killed at the deadline."""
     from puzzlekit.course.class_grading.remote import execute_job_within
-    monkeypatch.setenv(HANG_ENV, "hang")
-    monkeypatch.setenv(CRASH_DIR_ENV, str(tmp_path))
-    answer = execute_job_within(_job("hang"), 20)
+    monkeypatch.setenv("PYTHONPATH", fake_worker.environment()["PYTHONPATH"])
+    answer = execute_job_within(_job("hang", tmp_path, ("hang",)), 20)
     assert answer.startswith(JOB_TIMED_OUT)
     pids = [int(p) for p in (tmp_path / "hung-hang.pids").read_text().split()]
     assert _gone(pids)
-    first = json.loads(execute_job_within(_job("other"), 60))
-    again = json.loads(execute_job_within(_job("again"), 60))
-    assert "error" in first and first["pid"] == again["pid"]   # a fresh runner, kept warm
+    first = json.loads(execute_job_within(_job("other", tmp_path), 60))
+    again = json.loads(execute_job_within(_job("again", tmp_path), 60))
+    assert "notebook" in first and first["pid"] == again["pid"]   # a fresh runner, kept warm

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import classgrade_course as cc
+import fake_worker
 import nbformat
 import pytest
 
@@ -88,9 +89,9 @@ def _assert_same(got: dict[str, Any], want: dict[str, Any]) -> None:
 def test_local_workers_grade_exactly_like_nbgrader(base, serial, tmp_path, monkeypatch):
     # a worker process dies (os._exit, like an OOM kill) while grading one submission:
     # it is replaced and that submission is graded again, once
-    monkeypatch.setenv("PUZZLEKIT_GRADE_CRASH", "moveUp_wrong_way")
-    monkeypatch.setenv("PUZZLEKIT_GRADE_CRASH_DIR", str(tmp_path))
+    monkeypatch.setenv("PYTHONPATH", fake_worker.environment()["PYTHONPATH"])
     root = cc.clone(base, tmp_path / "course")
+    fake_worker.use_in(root, crash=["moveUp_wrong_way"], record_dir=str(tmp_path))
     report = _grade(root, workers=2)
     assert report.ok, report.failed
     assert sorted(report.graded) == sorted(s for s in serial if not s.startswith("_"))
@@ -131,8 +132,9 @@ def test_dask_local_cluster_grades_exactly_like_nbgrader(base, serial, tmp_path)
 @pytest.mark.slow
 def test_a_submission_that_always_kills_its_worker_fails_alone(base, serial, tmp_path,
                                                                monkeypatch):
-    monkeypatch.setenv("PUZZLEKIT_GRADE_CRASH", "!untouched")
+    monkeypatch.setenv("PYTHONPATH", fake_worker.environment()["PYTHONPATH"])
     root = cc.clone(base, tmp_path / "course")
+    fake_worker.use_in(root, crash=["!untouched"], record_dir=str(tmp_path))
     report = _grade(root, workers=2, students=["reference", "untouched"])
     assert report.graded == ["reference"]
     assert list(report.failed) == ["untouched"] and "died" in report.failed["untouched"]
@@ -142,7 +144,7 @@ def test_a_submission_that_always_kills_its_worker_fails_alone(base, serial, tmp
     assert not (root / "autograded" / "untouched").exists() or not any(
         (root / "autograded" / "untouched").rglob("*.ipynb"))
     # the next run (the worker fixed) grades just that one
-    monkeypatch.delenv("PUZZLEKIT_GRADE_CRASH")
+    fake_worker.use_in(root, crash=[])      # the worker fixed
     again = _grade(root, workers=1, students=["reference", "untouched"])
     assert again.graded == ["untouched"] and again.skipped == ["reference"]
     state = cc.gradebook_state(root, A)
@@ -250,9 +252,8 @@ def _processes_with(text: str) -> list[int]:
     return found
 
 
-#: two submissions whose job hangs once their kernel is up (the test hook of
-#: classgrade_remote: SIGTERM ignored, a double-forked process in a session of its own),
-#: among honest ones; a job timeout well above an honest job's time on a busy machine
+#: two submissions whose job hangs once their kernel is up (tests/fake_worker.py: SIGTERM
+#: ignored, a double-forked process in a session of its own), among honest ones; a job timeout well above an honest job's time on a busy machine
 HANG = ("moveUp_wrong_way", "nextStates_no_bounds_check")
 HONEST = ("reference", "untouched", "late")
 JOB_TIMEOUT = 40
@@ -285,8 +286,8 @@ def test_submissions_that_hang_are_reported_and_the_class_goes_on(base, serial, 
     """`python -m puzzlekit grade --workers 2`: both workers hang, each on its own
     submission; the command returns, the honest ones graded, the hung ones reported."""
     root = cc.clone(base, tmp_path / "course")
-    env = dict(os.environ, PUZZLEKIT_GRADE_HANG=",".join(HANG),
-               PUZZLEKIT_GRADE_CRASH_DIR=str(tmp_path))
+    fake_worker.use_in(root, hang=list(HANG), record_dir=str(tmp_path))
+    env = fake_worker.environment()
     students = [arg for s in (*HANG, *HONEST) for arg in ("--student", s)]
     done = subprocess.run(
         [sys.executable, "-m", "puzzlekit", "grade", A, "--course-root", str(root),
@@ -308,9 +309,9 @@ def test_submissions_that_hang_are_reported_and_the_class_goes_on(base, serial, 
 def test_on_dask_a_submission_that_hangs_is_reported_and_the_worker_freed(
         base, serial, tmp_path, monkeypatch):
     distributed = pytest.importorskip("distributed")
-    monkeypatch.setenv("PUZZLEKIT_GRADE_HANG", ",".join(HANG))
-    monkeypatch.setenv("PUZZLEKIT_GRADE_CRASH_DIR", str(tmp_path))
+    monkeypatch.setenv("PYTHONPATH", fake_worker.environment()["PYTHONPATH"])
     root = cc.clone(base, tmp_path / "course")
+    fake_worker.use_in(root, hang=list(HANG), record_dir=str(tmp_path))
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:
         report = _grade(root, dask=cluster.scheduler_address, job_timeout=JOB_TIMEOUT,

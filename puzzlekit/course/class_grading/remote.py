@@ -38,7 +38,7 @@ from typing import Any
 
 from ...autograder.grader.plainfiles import Dropped, ignore_names, read_all, walk_plain
 from ...context import nbgrader_execution_as
-from .proctree import become_subreaper, descendants, kill_tree, reap_orphans
+from .proctree import become_subreaper, kill_tree, reap_orphans
 
 #: job format version (coordinator and worker must agree): 2 since the package's wings (the
 #: execute class is ``puzzlekit.autograder.grader.autograde.WalledExecute``; a worker with
@@ -46,14 +46,6 @@ from .proctree import become_subreaper, descendants, kill_tree, reap_orphans
 JOB_VERSION = 2
 #: a folder bigger than this is not shipped (a submission with a data dump, say)
 MAX_JOB_BYTES = 256 * 1024 * 1024
-#: test hook: "student[,student...]" whose job makes the worker process die (os._exit)
-#: once per marker folder (PUZZLEKIT_GRADE_CRASH_DIR); a name starting with "!" always
-CRASH_ENV, CRASH_DIR_ENV = "PUZZLEKIT_GRADE_CRASH", "PUZZLEKIT_GRADE_CRASH_DIR"
-#: test hook: "student[,student...]" whose job hangs for good in the worker once its kernel
-#: is up (SIGTERM ignored), with a double-forked process of its own in a new session; the
-#: pids of the worker and of everything under it go to
-#: PUZZLEKIT_GRADE_CRASH_DIR/hung-<student>.pids
-HANG_ENV = "PUZZLEKIT_GRADE_HANG"
 #: the answer of `execute_job_within` when the job ran past its deadline
 JOB_TIMED_OUT = b'{"timed_out": true'
 
@@ -138,41 +130,6 @@ def _import(path: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
-def _maybe_crash(key: str) -> None:
-    """The test hook (see CRASH_ENV): make this worker process die like an OOM kill."""
-    names = [n.strip() for n in os.environ.get(CRASH_ENV, "").split(",") if n.strip()]
-    if "!" + key in names:
-        os._exit(70)
-    if key in names:
-        marker = Path(os.environ.get(CRASH_DIR_ENV) or tempfile.gettempdir()) / f"crashed-{key}"
-        if not marker.exists():
-            marker.write_text("crashed once\n")
-            os._exit(70)
-
-
-def _maybe_hang(key: str) -> None:
-    """The test hook (see HANG_ENV): hang for good, as a judge stuck in C code would,
-    with a double-forked process in a session of its own left running."""
-    names = [n.strip() for n in os.environ.get(HANG_ENV, "").split(",") if n.strip()]
-    if key not in names:
-        return
-    record = Path(os.environ.get(CRASH_DIR_ENV) or tempfile.gettempdir()) / f"hung-{key}.pids"
-    child = subprocess.Popen(
-        [sys.executable, "-c", "import os, subprocess, sys, time\n"
-         "p = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(3600)'],"
-         " start_new_session=True)\n"
-         "print(p.pid, flush=True)\n"
-         "os._exit(0)\n"], stdout=subprocess.PIPE, text=True)
-    assert child.stdout is not None
-    grandchild = child.stdout.readline().strip()
-    child.wait()
-    everyone = {os.getpid(), int(grandchild), *descendants(os.getpid())}
-    record.write_text(" ".join(map(str, sorted(everyone))) + "\n")
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)
-    while True:
-        time.sleep(3600)
-
-
 def execute_job(job: bytes) -> bytes:
     """Run a job made by `pack_job`; the answer as JSON bytes: ``notebook`` (the executed
     notebook) or ``error`` (type, message, traceback), ``log`` and ``timings``."""
@@ -183,9 +140,6 @@ def execute_job(job: bytes) -> bytes:
                          "the workers and the coordinator run different versions of "
                          "puzzlekit; install the same one on both")
     key = str(spec.get("key", ""))
-    _maybe_crash(key)
-    if "notebook" not in spec:
-        _maybe_hang(key)            # the hook without a kernel (tests of the pools)
     import nbformat
     from traitlets.config import Config
 
@@ -217,7 +171,6 @@ def execute_job(job: bytes) -> bytes:
             def timed_cell(*args: Any, **kwargs: Any) -> Any:
                 if not first:
                     first.append(time.perf_counter())
-                    _maybe_hang(key)           # the hook, with the kernel running
                 return cell_method(*args, **kwargs)
             pp.preprocess_cell = timed_cell          # the kernel is up at the first cell
             t1 = time.perf_counter()
