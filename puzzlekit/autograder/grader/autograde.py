@@ -969,8 +969,3 @@ def with_walled_execute(preprocessors: list[Any]) -> list[Any]:
     from .sanitize import with_sanitized_outputs
     return with_sanitized_outputs([WalledExecute if p is Execute else p
                                    for p in preprocessors])
-
-
-#: the name used by earlier versions of the kit's nbgrader_config.py
-with_resilient_execute = with_walled_execute
-ResilientExecute = WalledExecute
