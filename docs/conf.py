@@ -15,7 +15,7 @@ project = "puzzlekit"
 author = "the puzzlekit authors"
 copyright = "2026, the puzzlekit authors"
 
-extensions = ["myst_parser", "kitref"]
+extensions = ["myst_parser", "kitref", "a11y"]
 source_suffix = {".md": "markdown"}
 root_doc = "index"
 exclude_patterns = ["_build", "images/**/README.md", "students.example.csv"]
@@ -24,6 +24,7 @@ myst_enable_extensions = ["colon_fence"]
 suppress_warnings = ["myst.header"]   # a few pages start at ## inside a page's sections
 
 html_theme = "alabaster"
+pygments_style = "vs"            # code colours with AA contrast on the page
 html_title = "puzzlekit: the guide"
 html_static_path = ["_static"]
 html_css_files = ["guide.css"]

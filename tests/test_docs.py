@@ -95,3 +95,26 @@ def test_the_reference_lists_every_verb_with_its_options(site: Path):
 
 def test_the_readme_links_the_guide():
     assert "(docs/index.md)" in (REPO / "README.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.browser
+def test_every_page_meets_wcag_aa_and_fits_a_phone(site: Path):
+    """axe-core finds no WCAG 2.1 A/AA violation on any page at 1280 px, and at 390 px no
+    page scrolls sideways (a wide table or code block scrolls in its own box)."""
+    from a11y_support import axe, describe
+    from browser_support import chromium, require_chromium
+    require_chromium()
+    pages = sorted(site.rglob("*.html"))
+    pages = [p for p in pages if p.parent.name not in ("_modules", "_sources")
+             and p.name not in ("genindex.html", "search.html")]
+    assert len(pages) >= 15
+    with chromium(width=1280, height=900) as page:
+        for html_page in pages:
+            page.goto(html_page.as_uri())
+            found = axe(page)
+            assert not found, f"{html_page.relative_to(site)}: {describe(found)}"
+        page.set_viewport_size({"width": 390, "height": 800})
+        for html_page in pages:
+            page.goto(html_page.as_uri())
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= 392, f"{html_page.relative_to(site)} is {width} px wide at 390 px"

@@ -1,4 +1,4 @@
-"""The guide's page for authors ("Writing your own exercise"), followed literally.
+"""The guide's page for authors (docs/how-to/add-an-exercise.md), followed literally.
 
 The page adds a 3-point exercise (greedy best-first search) to assignment 03 as plain
 nbgrader cells; its cells are the blocks marked ``<!-- author-test: NAME -->`` in

@@ -1,4 +1,4 @@
-"""The guide's "Running a term", run as written.
+"""The guide's "Run a term" and LMS pages, run as written.
 
 Every shell block of the guide's term pages (docs/how-to/run-a-term.md, then lms.md) marked ``<!-- guide-test: term-... -->`` runs
 here, verbatim and in the guide's order, in a fresh copy of the repository's course, from
