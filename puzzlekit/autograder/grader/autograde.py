@@ -225,9 +225,11 @@ class WalledExecute(Execute):
                     _drop_records(cell)
                 for index, cell in enumerate(self.nb.cells):
                     self.preprocess_cell(cell, resources, index)
+                tampering = self._tampering()
             self.set_widgets_metadata()
             self.nb.metadata["puzzlekit"] = {"wall": wall, "judged": bool(self.judge_tests),
-                                             "kernel_restarts": self._restarts}
+                                             "kernel_restarts": self._restarts,
+                                             "tampering": tampering}
         finally:
             if self._quiet is not None:
                 self._quiet[1].stop_channels()
@@ -887,6 +889,16 @@ class WalledExecute(Execute):
             return {"ok": False, "fault": "the kernel's answer is not JSON"}
         return answer if type(answer) is dict else {"ok": False, "fault": "not a reply"}
 
+    def _tampering(self) -> list[dict[str, Any]]:
+        """What the kernel's guard refused and which of puzzlekit's names the notebook
+        rebound (`puzzlekit.autograder.kernel.guard`), each with the cell it was seen in
+        when known; [] when the kernel cannot say (it stopped)."""
+        try:
+            reply = self.request({"kind": "seen"}, 10, recover=False)
+        except KernelFault:
+            return []
+        return tampering_seen(reply, self.nb.cells)
+
     def _interrupted(self) -> bool:
         """Interrupt the kernel after a call ran out of time: did it stop?"""
         assert self.km is not None
@@ -895,6 +907,27 @@ class WalledExecute(Execute):
         except Exception:
             return False
         return self._responsive()
+
+
+def tampering_seen(reply: dict[str, Any], cells: list[Any]) -> list[dict[str, Any]]:
+    """The guard's report (the agent's reply, untrusted: only short strings and cell
+    numbers are kept) as ``{"what", "cell", "grade_id"}`` entries; the cell is the index
+    of the notebook's cell that ran with that execution count."""
+    by_count = {c.get("execution_count"): i for i, c in enumerate(cells)
+                if c.get("cell_type") == "code" and type(c.get("execution_count")) is int}
+    out: list[dict[str, Any]] = []
+    seen: list[Any] = reply["seen"] if type(reply.get("seen")) is list else []
+    for entry in seen[:50]:
+        if type(entry) is not dict or type(entry.get("what")) is not str:
+            continue
+        index = by_count.get(entry.get("cell")) if type(entry.get("cell")) is int else None
+        gid = _meta(cells[index]).get("grade_id") if index is not None else None
+        out.append({"what": entry["what"][:200], "cell": index, "grade_id": gid})
+    changed: list[Any] = reply["changed"] if type(reply.get("changed")) is list else []
+    for name in changed[:50]:
+        if type(name) is str:
+            out.append({"what": f"{name[:200]} rebound", "cell": None, "grade_id": None})
+    return out
 
 
 def _drop_records(cell: Any) -> None:
