@@ -125,8 +125,14 @@ c.WalledExecute.file_size_limit = "64M"  # largest file a kernel may write
 c.WalledExecute.network = False
 c.WalledExecute.scratch_limit = "256M"   # the kernel's writable folder (a tmpfs), in all
 # What one notebook may cost the grader (docs/explanation/wall.md, point 4): its
-# wall-clock time in all, the grader's own checks per test cell, the output it may show.
-c.WalledExecute.notebook_timeout = 300   # seconds (times time_scale); then "not run"
+# time relative to the model solution's (measured once by grading the source notebook,
+# kept in .puzzlekit/model-costs.json), the grader's own checks per test cell, the output
+# it may show.
+c.WalledExecute.notebook_cpu_factor = 4    # times the model's computing time (CPU s) ...
+c.WalledExecute.notebook_cpu_floor = 30    # ... and at least this many seconds
+c.WalledExecute.notebook_wall_factor = 3   # on the clock, a backstop: times the model's
+c.WalledExecute.notebook_wall_floor = 60   # ... and at least this many seconds
+c.WalledExecute.notebook_timeout = 300   # seconds at most (times time_scale); then "not run"
 c.WalledExecute.judge_timeout = 30       # seconds of the grader's checks per test cell
 c.WalledExecute.max_cell_output = 16 * 2**20
 c.WalledExecute.max_notebook_output = 64 * 2**20

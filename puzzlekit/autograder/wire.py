@@ -76,6 +76,10 @@ MAX_BYTES = 16 * 1024 * 1024
 MAX_INT_BITS = 16_384
 #: the most keys of one set or dict that may share one hash value (honest boards: 1)
 MAX_SAME_HASH = 64
+#: different items of one hash over all the values of one notebook (`Allowance`), and
+#: such items in all: a test that builds one set of many calls' values meets at most these
+MAX_SAME_HASH_NOTEBOOK = 256
+MAX_ALIKE_NOTEBOOK = 4096
 
 #: the most dimensions of an array
 MAX_NDIM = 32
@@ -111,10 +115,34 @@ class Allowance:
     def __init__(self, items: int) -> None:
         self.total = items
         self.left = items
+        #: the different items of one hash over the notebook's values, by hash: those of
+        #: the hashes that had two or more in one value (a test may gather many calls'
+        #: values into one set: each value under `MAX_SAME_HASH` is not enough)
+        self.alike: dict[int, _Alike] = {}
+        self.alike_items = 0
 
     def words(self) -> str:
         """The allowance in words ("16,000,000 items")."""
         return f"{self.total:,} items"
+
+    def add_alike(self, alike: dict[int, Any]) -> None:
+        """Add one value's items of shared hashes to the notebook's; past
+        `MAX_SAME_HASH_NOTEBOOK` different items of one hash, or `MAX_ALIKE_NOTEBOOK` of
+        such items in all, `TooBig`. Linear in what it keeps: an item is compared only
+        with the (at most `MAX_SAME_HASH_NOTEBOOK`) items of its hash kept before."""
+        for h, items in alike.items():
+            if type(items) is not _Alike:
+                continue
+            kept = self.alike.setdefault(h, _Alike())
+            for item in items:
+                if any(other == item for other in kept):
+                    continue
+                kept.append(item)
+                self.alike_items += 1
+                if len(kept) > MAX_SAME_HASH_NOTEBOOK or self.alike_items > MAX_ALIKE_NOTEBOOK:
+                    raise TooBig("over this notebook's values, more than "
+                                 f"{MAX_SAME_HASH_NOTEBOOK} of their items have the same "
+                                 "hash, which makes a set or dict of them very slow to build")
 
 
 #: set while a value is decoded (its items hashed and compared): a handle of the kernel's
@@ -431,6 +459,7 @@ def decode(x: Any, handle: Callable[[dict], Any] | None = None, *,
     if allowance is not None:
         allowance.left -= (MAX_ITEMS if run.allowance is None else
                            max(allowance.left, 0)) - run.left
+        allowance.add_alike(run.alike)
     return value
 
 

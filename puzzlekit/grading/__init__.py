@@ -561,6 +561,38 @@ def forbidding(*names: str) -> Iterator[list[str]]:
         _restore_leftovers(originals)
 
 
+def sealed_forbidding() -> Callable[..., contextlib.AbstractContextManager[list[str]]]:
+    """`forbidding` on its own copy of this module's names, with every reference (its
+    module, the function and the functions behind it) looked up now: rebinding
+    ``forbidding``, its helpers, `puzzlekit.registry` or `sys.modules` afterwards changes
+    nothing it does. The grader's agent makes one when the kernel starts, before any
+    student code runs."""
+    _import_references()
+    table = {name: _reference(name) for name in registry.EXPORTS
+             if registry.module_of(name) not in registry.HEAVY_MODULES}
+    table = {name: found for name, found in table.items()
+             if isinstance(found[1], types.FunctionType)}
+    behind = {name: _functions_behind((name,))[name] for name in table}
+
+    def reference(name: str) -> tuple[types.ModuleType, object]:
+        if name not in table:
+            raise PuzzleError(f"forbid_reference: puzzlekit has no reference {name!r}")
+        return table[name]
+
+    space = dict(globals())
+    space.update(_import_references=lambda: None, _reference=reference,
+                 _functions_behind=lambda names: {n: behind[n] for n in names})
+    space["forbidding"] = forbidding.__wrapped__     # type: ignore[attr-defined]
+    for key, value in list(space.items()):   # the module's own functions, on the copy
+        if isinstance(value, types.FunctionType) and value.__code__.co_filename == __file__:
+            copy = types.FunctionType(value.__code__, space, value.__name__,
+                                      value.__defaults__, value.__closure__)
+            copy.__kwdefaults__ = value.__kwdefaults__
+            space[key] = copy
+    space["forbidding"] = contextlib.contextmanager(space["forbidding"])
+    return space["forbidding"]  # type: ignore[no-any-return]
+
+
 @contextlib.contextmanager
 def forbid_reference(*names: str) -> Iterator[None]:
     """While the block runs, calling puzzlekit's reference `names` fails the test.

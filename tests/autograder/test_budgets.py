@@ -1,6 +1,7 @@
 """What one notebook may cost the grader (WalledExecute on small notebooks, real kernels).
 
-Its time in all (`notebook_timeout`: cells, sleeps, replays after a kernel died, the
+Its time in all (relative to the model solution's, `model_cost`: computing time, and on
+the clock, at most `notebook_timeout`: cells, sleeps, replays after a kernel died, the
 judge's checks), its output (`max_cell_output`, `max_notebook_output`, every kind counted
 as it arrives), the size of one reply from the kernel (`max_reply_bytes`). The attack
 corpus in tests/simulated_class sends the same attacks through the whole nbgrader pipeline.
@@ -102,3 +103,101 @@ def test_a_call_that_fills_the_memory_is_named_and_the_next_test_gets_a_fresh_ke
         assert name == "MemoryError", (name, value)
         assert "more memory than a graded notebook may (700M)" in value
     assert errors(cells[4]) == []
+
+
+# --- the notebook's budget, relative to the model solution's cost -----------------------
+
+BURN = "import time\nt = time.process_time()\nwhile time.process_time() - t < {s}:\n    pass\n"
+
+
+def _course(tmp_path, model_cells=None, cost=None):
+    """A course root with source/a/n.ipynb (the model solution) or a kept cost."""
+    import json
+
+    import nbformat
+    from walled_notebooks import notebook as make
+    root = tmp_path / "course"
+    (root / "source" / "a").mkdir(parents=True)
+    (root / "submitted" / "s" / "a").mkdir(parents=True)
+    if model_cells is not None:
+        nbformat.write(make(*model_cells), root / "source" / "a" / "n.ipynb")
+    if cost is not None:
+        (root / ".puzzlekit").mkdir()
+        (root / ".puzzlekit" / "model-costs.json").write_text(json.dumps({"a/n": cost}))
+    return root
+
+
+@pytest.fixture
+def graded(monkeypatch):
+    """graded(nb, course root, **options): each cell's outputs, graded as nbgrader
+    autograde grades a student's notebook n of assignment a."""
+    import os
+    import sys
+    from pathlib import Path
+
+    from puzzlekit.autograder.grader.autograde import WalledExecute
+    monkeypatch.setenv("PATH", str(Path(sys.executable).parent) + os.pathsep
+                       + os.environ["PATH"])
+
+    def graded(nb, root, **options):
+        options.setdefault("timeout", 20)
+        resources = {"metadata": {"path": str(root / "submitted" / "s" / "a")},
+                     "nbgrader": {"assignment": "a", "notebook": "n", "student": "s",
+                                  "db_url": f"sqlite:///{root}/gradebook.db"}}
+        nb, _ = WalledExecute(**options).preprocess(nb, resources)
+        return [c.outputs for c in nb.cells]
+    return graded
+
+
+def test_the_model_solutions_cost_is_measured_once_and_kept(graded, tmp_path):
+    import json
+    root = _course(tmp_path, model_cells=("x = 1", BURN.format(s=0.5), "assert x == 1"))
+    cells = graded(notebook("x = 1", "assert x == 1", tests=(1,)), root)
+    assert [errors(c) for c in cells] == [[], []]
+    kept = json.loads((root / ".puzzlekit" / "model-costs.json").read_text())["a/n"]
+    assert 0.4 <= kept["cpu"] < 5 and kept["wall"] >= kept["cpu"] * 0.5
+    graded(notebook("x = 1"), root)     # the next submission: measured no more
+    again = json.loads((root / ".puzzlekit" / "model-costs.json").read_text())["a/n"]
+    assert again == kept
+
+
+def test_a_model_cut_short_by_the_notebook_timeout_is_not_kept(graded, tmp_path):
+    root = _course(tmp_path, model_cells=("import time\ntime.sleep(1.5)",) * 3)
+    graded(notebook("x = 1"), root, notebook_timeout=3)
+    assert not (root / ".puzzlekit" / "model-costs.json").exists()
+
+
+def test_cells_past_the_models_computing_time_are_not_run(graded, tmp_path):
+    root = _course(tmp_path, cost={"cpu": 0.5, "wall": 30})
+    burn = BURN.format(s=0.4)
+    cells = graded(notebook("x = 1", *[burn] * 6, "assert x == 1", tests=(7,)), root,
+                   notebook_cpu_factor=2.0, notebook_cpu_floor=0.5)     # 1 s of CPU
+    names = [[e[0] for e in errors(c)] for c in cells]
+    stopped = next(i for i, n in enumerate(names) if "NotebookTimeout" in n)
+    assert 2 <= stopped <= 4, names
+    said = [e[1] for c in cells[stopped:] for e in errors(c) if e[0] == "NotebookTimeout"]
+    assert all("computing time the grader gives it (1 s of computing time: 2 times what "
+               "the model solution used (0.5 s)" in s for s in said), said
+    assert names[-1] == ["NotebookTimeout"]
+
+
+def test_honest_slow_cells_within_the_factor_keep_their_marks(graded, tmp_path):
+    root = _course(tmp_path, cost={"cpu": 0.5, "wall": 30})
+    burn = BURN.format(s=0.3)           # 0.6 s of the notebook's 1 s
+    cells = graded(notebook("x = 1", burn, burn, "assert x == 1", tests=(3,)), root,
+                   notebook_cpu_factor=2.0, notebook_cpu_floor=0.5)
+    assert [errors(c) for c in cells] == [[], [], [], []]
+
+
+def test_sleeping_cells_stop_at_the_models_time_on_the_clock(graded, tmp_path):
+    """Cells that wait compute nothing: the clock's backstop, relative too, stops them
+    (before: 300 s for any notebook, whatever its model took)."""
+    root = _course(tmp_path, cost={"cpu": 0.1, "wall": 2})
+    cells = graded(notebook("x = 1", *["import time\ntime.sleep(1.5)"] * 8, "assert x == 1",
+                            tests=(9,)), root, notebook_wall_factor=2.0,
+                   notebook_wall_floor=4.0)         # 4 s on the clock
+    names = [[e[0] for e in errors(c)] for c in cells]
+    assert names[0] == []
+    stopped = next(i for i, n in enumerate(names) if "NotebookTimeout" in n)
+    assert 1 <= stopped <= 5, names
+    assert "the time the grader gives one notebook (4 s)" in errors(cells[-1])[0][1]

@@ -156,3 +156,30 @@ def test_the_graders_own_memory_has_a_limit_of_its_own(run):
     soft, hard = eval("".join(o.get("text", "") for o in cells[2]))
     assert soft == hard
     assert resource.getrlimit(resource.RLIMIT_DATA)[0] != 2 ** 30      # put back
+
+
+def test_items_of_one_hash_are_counted_over_the_notebooks_values_too():
+    """Each value under the bound of one reply, but many of them: a notebook keeps
+    at most 256 different items of one hash over all its values."""
+    allowance = wire.Allowance(10_000_000)
+    alike = [tuple(-1 if (i >> b) & 1 else -2 for b in range(15)) for i in range(1000)]
+    for k in range(4):                  # 4 values of 64 different items: 256
+        wire.decode(wire.encode(alike[64 * k:64 * (k + 1)]), allowance=allowance)
+    with pytest.raises(wire.TooBig, match="over this notebook's values, more than 256"):
+        wire.decode(wire.encode(alike[256:320]), allowance=allowance)
+    honest = wire.Allowance(10_000_000)     # the same items again and again: no more
+    for _ in range(100):
+        wire.decode(wire.encode(alike[:64]), allowance=honest)
+    assert honest.alike_items == 64
+
+
+def test_a_test_that_gathers_many_calls_alike_items_is_stopped(run):
+    student = (f"def path(k):\n    return [{ALIKE} for i in range(50 * k, 50 * k + 50)]\n")
+    cells = run(notebook(student, "everything = []\nfor k in range(300):\n"
+                                  "    everything += path(k)\n"
+                                  "assert len(set(everything)) == 15000\n",
+                         "assert path(0) == path(0)\n", tests=(1, 2)))
+    (name, message), = errors(cells[1])
+    assert "over this notebook's values, more than 256 of their items have the same " \
+        "hash" in message
+    assert errors(cells[2]) == []       # the same items again: nothing new

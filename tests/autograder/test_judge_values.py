@@ -453,13 +453,16 @@ def test_names_the_student_does_not_have_are_not_sent():
     assert len(sets) == 1 and sets[0].get("has") == ["path"]
 
 
+#: the agent's names are its sealed copy's (`agent.install`): rebinding the module's changes
+#: nothing, so the lies go into the copy, through the kernel's own handler table (a route
+#: the kernel's guard does not see: the judge must not believe them all the same)
 HOSTILE = '''
 import numpy as np
-import puzzlekit.autograder.kernel.agent as _agent
+_agent = get_ipython().kernel.shell_handlers['puzzlekit_request'].__globals__
 _MARK = object()
-_plain_out = _agent._out
-_agent._out = lambda value: ["x", {"$arg": 3}] if value is _MARK else _plain_out(value)
-_plain_report = _agent._report
+_plain_out = _agent['_out']
+_agent['_out'] = lambda value: ["x", {"$arg": 3}] if value is _MARK else _plain_out(value)
+_plain_report = _agent['_report']
 
 def _forged(e):
     report = _plain_report(e)
@@ -467,7 +470,7 @@ def _forged(e):
     report["chain"] = [["builtins", "SystemExit"], ["builtins", "BaseException"]]
     return report
 
-_agent._report = _forged
+_agent['_report'] = _forged
 
 def steal(S):
     return _MARK

@@ -20,6 +20,7 @@ from harness import grade, source_notebook
 from puzzlekit.autograder.grader.judge import Judge, KernelFault
 from puzzlekit.autograder.kernel import agent
 from puzzlekit.course.integrity import scan_notebook
+from walled_notebooks import run  # noqa: F401  (a fixture)
 
 
 class Clocked:
@@ -386,3 +387,135 @@ def test_a_look_alike_letter_of_earns_nothing(monkeypatch):
     assert grade(assignment, {"LETTER_OF_solution": (
         "LETTER_OF = dict(moveUp='D', moveDown='U', moveLeft='R', moveRight='L')\n")}
     )["LETTER_OF_tests"][0] == 1
+
+
+# --- the grader's machinery is out of the kernel's reach ------------------------------
+
+#: walks puzzlekit's modules by their attributes (no name the integrity report reads as
+#: the grader's) and switches off every ``forbidding`` it finds: before this change the
+#: agent's own was among them, and the stubs below earned 10 of 14 points
+SWITCH_OFF = '''import puzzlekit as _pk
+import contextlib as _cl
+
+def _walk(root):
+    seen, todo = set(), [root]
+    while todo:
+        m = todo.pop()
+        if id(m) in seen:
+            continue
+        seen.add(id(m))
+        for k in dir(m):
+            v = getattr(m, k, None)
+            if type(v) is type(_pk) and v.__name__.startswith('puzzlekit'):
+                todo.append(v)
+            if k == 'forbid' + 'ding' and callable(v):
+                yield m
+
+for _m in list(_walk(_pk)):
+    _m.forbidding = lambda *names: _cl.nullcontext([])
+
+'''
+#: keeps the engine's code objects, and puts them back inside the graded call
+PUT_BACK = '''import sys as _sys
+import types as _types
+import puzzlekit as _real
+
+_pk = _types.SimpleNamespace(solve=_real.solve, search=_real.search,
+                             from_flat=_real.from_flat)
+
+_kept = {f: f.__code__ for name, m in list(_sys.modules.items())
+         if name.startswith('puzzlekit.') for f in list(vars(m).values())
+         if type(f) is type(_back_ := lambda: 0) and f.__module__ == name}
+
+def _back():
+    for f, code in _kept.items():
+        try:
+            f.__code__ = code
+        except Exception:
+            pass
+
+'''
+#: finds the agent's forbid through the heap and switches it off
+HEAP = '''import gc as _gc
+import contextlib as _cl
+import puzzlekit as _pk
+
+try:
+    for _d in _gc.get_objects():
+        if type(_d) is dict and callable(_d.get('forbidding')):
+            _d['forbidding'] = lambda *names: _cl.nullcontext([])
+except Exception as e:
+    print('heap', e)
+
+'''
+STUB = {"dfs_solution": "def dfs(start, goal):\n    {}return _pk.solve(start, goal).path\n",
+        "iddfs_solution": "def iddfs(start, goal):\n    {}return _pk.solve(start, goal).path\n",
+        "bfs_solution": "def bfs(board):\n    {}S = _pk.from_flat(board)\n"
+                        "    return _pk.solve(S).moves\n",
+        "search_solution": "def search(nextStates, start, goal):\n"
+                           "    {}return _pk.search(nextStates, start, goal)\n"}
+#: what the stubs earned before (of 14 points): each attack on the grader as it was
+EARNED_BY_TAMPERING = {"switch-off": 10, "put-back": 10, "heap": 10}
+TAMPERING = {"switch-off": (SWITCH_OFF, ""), "put-back": (PUT_BACK, "_back()\n    "),
+             "heap": (HEAP, "")}
+HONEST = ("shuffle_pos_tests", "solve_pos_tests", "ucs_tests")
+
+
+@pytest.mark.nbgrader
+@pytest.mark.parametrize("attack", sorted(TAMPERING))
+def test_tampering_with_the_forbid_earns_nothing_and_the_grader_says_what_it_saw(
+        attack, monkeypatch):
+    from puzzlekit.course.integrity import grader_saw
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    prelude, inside = TAMPERING[attack]
+    answers = {gid: prelude + stub.format(inside) for gid, stub in STUB.items()}
+    kept: list[Any] = []
+    graded = grade("02-uninformed-search", answers, keep=kept)
+    earned = sum(graded[g][0] for g in ("search_tests", "bfs_tests", "bfs_hard_tests",
+                                        "dfs_tests", "iddfs_tests"))
+    assert earned == 0, (attack, graded)
+    for gid in ("dfs_tests", "iddfs_tests"):
+        assert "ready-made solve" in graded[gid][2], (gid, graded[gid])
+    for gid in HONEST:      # the instructor's own answers in the same notebook
+        assert graded[gid][0] == graded[gid][1], (gid, graded[gid])
+    seen = [f.finding for f in grader_saw(kept[0])]
+    assert seen and all(f.startswith("grader-tampering: the grader saw ") for f in seen)
+    said = " ".join(seen)
+    assert {"switch-off": "forbidding rebound", "put-back": ".__code__",
+            "heap": "gc.get_objects"}[attack] in said, said
+
+
+@pytest.mark.nbgrader
+def test_an_honest_notebook_shows_the_grader_nothing(monkeypatch):
+    from puzzlekit.course.integrity import grader_saw
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    kept: list[Any] = []
+    graded = grade("02-uninformed-search", {"dfs_solution": source_solution(
+        "02-uninformed-search", "dfs_solution")}, keep=kept)
+    assert graded["dfs_tests"][0] == graded["dfs_tests"][1]
+    assert kept[0].metadata["puzzlekit"]["tampering"] == [] and grader_saw(kept[0]) == []
+
+
+def source_solution(assignment: str, gid: str) -> str:
+    for cell in source_notebook(assignment).cells:
+        if cell.metadata.get("nbgrader", {}).get("grade_id") == gid:
+            return str(cell.source)
+    raise KeyError(gid)
+
+
+# --- the kernel's /proc --------------------------------------------------------------
+
+def test_a_graded_kernel_reads_no_command_line_of_the_graders(run, tmp_path):
+    """The /proc/PID/cmdline and environ the graded kernel can read name nothing of the
+    grader's: not the launcher, its limits or the notebook's folder (the kernel's own
+    command line and allow-listed environment are its own)."""
+    from walled_notebooks import notebook, text
+
+    from puzzlekit.autograder.wall.launcher import INIT_NAME
+    from test_wall import READ_PROC
+    outputs = run(notebook(READ_PROC))
+    lines = text(outputs[0]).splitlines()
+    assert [line for line in lines if line.startswith("1 ")] == [
+        f"1 cmdline {INIT_NAME.decode()}", "1 environ Permission denied"], lines
+    for leak in ("puzzlekit.autograder.wall", "--scratch", "--memory", str(tmp_path)):
+        assert not any(leak in line for line in lines), (leak, lines)

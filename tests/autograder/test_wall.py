@@ -400,3 +400,27 @@ def test_a_scratch_folder_a_thousand_levels_deep_is_removed(tmp_path):
     (tmp_path / "kept").write_text("keep")
     remove_tree(str(top))
     assert not top.exists() and (tmp_path / "kept").read_text() == "keep"
+
+
+READ_PROC = ("import os\nfor pid in sorted(p for p in os.listdir('/proc') if p.isdigit()):\n"
+             "    for what in ('cmdline', 'environ'):\n        try:\n"
+             "            print(pid, what, open(f'/proc/{pid}/{what}', 'rb').read()"
+             ".replace(bytes(1), b' ').decode().strip())\n"
+             "        except OSError as e:\n            print(pid, what, e.strerror)\n")
+
+
+def test_the_init_shows_the_kernel_no_command_line(tmp_path: Path) -> None:
+    """The pid namespace's init is a fork of the launcher: its /proc/1/cmdline was the
+    launcher's argv (the grader's scratch, the notebook's folder, the limits, the
+    grader's Python); its environment the grader's whole one (unreadable: not dumpable)."""
+    from puzzlekit.autograder.wall.launcher import INIT_NAME
+    work = tmp_path / "course-folder"
+    work.mkdir()
+    proc = run_walled(tmp_path / "scratch", READ_PROC, "--workdir", str(work),
+                      "--memory", "768M")
+    assert proc.returncode == 0, proc.stderr
+    lines = proc.stdout.splitlines()
+    assert f"1 cmdline {INIT_NAME.decode()}" in lines, lines
+    for leak in (str(tmp_path), "puzzlekit.autograder.wall", "--memory", sys.executable):
+        assert not any(line.startswith("1 ") and leak in line for line in lines), (leak, lines)
+    assert "1 environ Permission denied" in lines

@@ -994,7 +994,8 @@ def test_tricks_are_named(kind: str, assignment: str, change: dict) -> None:
 def test_every_route_is_named_on_two_assignments() -> None:
     assert {route for route, assignments in ROUTES.items() if len(assignments) < 2} == set()
     assert {kind for kind, _, _ in ANYWHERE} | {"reference-call", "edited-locked-cell",
-                                               "unreadable-notebook"} == set(KINDS)
+                                               "unreadable-notebook",
+                                               "grader-tampering"} == set(KINDS)
 
 
 @pytest.mark.parametrize("assignment, grade_id, edit", [
@@ -1097,6 +1098,26 @@ def test_command_line_end_to_end(tmp_path: Path) -> None:
         else:
             assert done.returncode == 2 and done.stdout == "", args
             assert len(done.stderr.strip().splitlines()) == 1, done.stderr
+
+
+def test_report_names_what_the_grader_saw_in_the_autograded_notebook(tmp_path: Path) -> None:
+    """The guard's record (tests/autograder/test_last_doors.py plants the tampering through
+    the real grader) is read from autograded/ only, one finding per cell."""
+    root = make_course(tmp_path, {"erin": submission(A2)})
+    planted = submission(A2)
+    planted.metadata["puzzlekit"] = {"tampering": [
+        {"what": "gc.get_objects", "cell": 3, "grade_id": "dfs_solution"},
+        {"what": "puzzlekit.grading.forbidding rebound", "cell": None, "grade_id": None}]}
+    assert [f.kind for f in report(root, A2)] == []      # nothing graded yet
+    nbformat.write(planted, root / "submitted" / "erin" / A2 / f"{A2}.ipynb")
+    assert [f.kind for f in report(root, A2)] == []      # a submission cannot plant it
+    (root / "autograded" / "erin" / A2).mkdir(parents=True)
+    nbformat.write(planted, root / "autograded" / "erin" / A2 / f"{A2}.ipynb")
+    found = [(f.grade_id, f.finding) for f in report(root, A2)]
+    assert found == [
+        ("dfs_solution", "grader-tampering: the grader saw gc.get_objects while it graded"),
+        ("-", "grader-tampering: the grader saw puzzlekit.grading.forbidding rebound while "
+              "it graded")]
 
 
 def test_report_reads_autograded_notebooks(tmp_path: Path, capsys: Any) -> None:

@@ -97,15 +97,18 @@ def first_sentence(cell: Any) -> str:
     return ""
 
 
-def grade(assignment: str, answer: dict[str, str]) -> dict[str, list[Any]]:
+def grade(assignment: str, answer: dict[str, str],
+          keep: list[Any] | None = None) -> dict[str, list[Any]]:
     """grade id -> [score, max score, first sentence, the mistakes the grader named] of
-    the answered exercises' tests."""
+    the answered exercises' tests (the graded notebook appended to `keep`, if given)."""
     from nbgrader.utils import determine_grade
 
     from puzzlekit.autograder.grader.autograde import WalledExecute
     nb = answer_notebook(assignment, answer)
     with tempfile.TemporaryDirectory(prefix="fair-marks-") as folder:
         nb, _ = WalledExecute(timeout=30).preprocess(nb, {"metadata": {"path": folder}})
+    if keep is not None:
+        keep.append(nb)
     log = logging.getLogger("fair-marks")
     out: dict[str, list[Any]] = {}
     for cell in nb.cells:

@@ -15,9 +15,11 @@ For every submission it
 3. survives a hostile cell: a cell that ignores interrupts, kills its kernel or hits a
    limit gets a plain-words error; the kernel is restarted, the cells that ran before
    are replayed silently, and grading goes on, so the cell costs only its own tests;
-4. bounds what one notebook costs the grader: `notebook_timeout` seconds in all (cells,
-   sleeps, replays after a kernel died, the judge's checks), after which the remaining
-   cells are marked as not run; `judge_timeout` seconds of the judge's own work per test
+4. bounds what one notebook costs the grader: a multiple of what the model solution's
+   notebook cost (`model_cost`: measured once, by grading the source notebook) in
+   computing time (the kernel's CPU seconds over the cells) and, as a backstop, on the
+   clock (cells, sleeps, replays after a kernel died, the judge's checks), at most
+   `notebook_timeout` seconds, after which the remaining cells are marked as not run; `judge_timeout` seconds of the judge's own work per test
    cell; replies of at most `max_reply_bytes` from the kernel, and at most
    `max_notebook_bytes` and `max_notebook_items` from it in all; the grader's own
    process under `grader_memory_limit` while it grades (`own_memory`); and outputs counted as
@@ -61,6 +63,7 @@ from .. import wire
 from ..kernel.agent import REPLY, REQUEST
 from . import own_memory
 from .judge import Judge, KernelFault, explain_limit
+from .model_cost import ModelCost, course_root, key_of, read_cost, relative_budget, write_cost
 from .cell_budget import CellBudget
 from .kernel_clock import KernelClock
 from .kernel_end import clause, ended_words
@@ -80,6 +83,12 @@ KERNEL_HUNG = ("this cell ran too long and did not stop when interrupted, so its
                "run again; the cells after it were graded as usual.")
 NOT_RUN = ("not run: the kernel stopped too often in earlier cells ({restarts} restarts), "
            "so grading stopped here.")
+CPU_BUDGET = ("{seconds:g} s of computing time: {factor:g} times what the model solution "
+              "used ({model:.1f} s), and at least {floor:g} s")
+NOT_RUN_CPU = ("not run: this notebook used up the computing time the grader gives it "
+               "({budget}) in the cells before, so grading stopped here.")
+OUT_OF_CPU = ("this notebook used up the computing time the grader gives it ({budget}) "
+              "while this cell ran: the cells after it are not run.")
 NOT_RUN_TIME = ("not run: this notebook used up the time the grader gives one notebook "
                 "({seconds:g} s) in the cells before, so grading stopped here.")
 OUT_OF_TIME = ("this notebook used up the time the grader gives one notebook ({seconds:g} s) "
@@ -108,6 +117,17 @@ def is_given_cell(cell: Any) -> bool:
     meta = _meta(cell)
     return (cell.cell_type == "code" and bool(meta.get("locked"))
             and not meta.get("grade") and not meta.get("solution"))
+
+
+def relative_traits(factor: float, floor: float, what: str, then: str,
+                    least: str) -> tuple[Float, Float]:
+    """The two settings of a notebook budget relative to the model solution's cost
+    (`model_cost`): its factor and its floor."""
+    return (Float(factor, help=f"{what}, as a multiple of what the model solution's notebook "
+                  f"used (the assignment's source, graded once the same way: model_cost), "
+                  f"at least {then}").tag(config=True),
+            Float(floor, help=f"The least {least} a notebook gets, however little its model "
+                  "solution used").tag(config=True))
 
 
 class WalledKernelManager(AsyncKernelManager):
@@ -148,7 +168,21 @@ class WalledExecute(Execute):
     notebook_timeout = Float(300.0, help="Wall-clock seconds one notebook may take in all "
                              "(every cell, sleeps, kernel restarts and replays, the judge's "
                              "checks), times time_scale; the cells after are marked as not "
-                             "run. 0: no limit").tag(config=True)
+                             "run. Where the model solution's cost is known, the relative "
+                             "notebook_wall_factor is used up to this. 0: no limit"
+                             ).tag(config=True)
+    notebook_cpu_factor, notebook_cpu_floor = relative_traits(
+        4.0, 30.0, "Computing time one notebook may use in all (the kernel's CPU seconds "
+        "over its cells)", "notebook_cpu_floor, times time_scale; the cells after are "
+        "marked as not run. 0: no such limit", "computing time (CPU seconds)")
+    notebook_wall_factor, notebook_wall_floor = relative_traits(
+        3.0, 60.0, "Seconds on the clock one notebook may take in all (a backstop for code "
+        "that waits rather than computes)", "notebook_wall_floor, never more than "
+        "notebook_timeout, times time_scale. 0: notebook_timeout alone",
+        "time on the clock (seconds)")
+    measure_model = Bool(True, help="Grade an assignment's source notebook (the model "
+                         "solution) first when its cost is not yet kept in the course's "
+                         ".puzzlekit/model-costs.json, and keep it there").tag(config=True)
     max_reply_bytes = Integer(32 * 1024 * 1024, help="Largest reply the grader accepts from "
                               "the student's kernel for one call (bytes)").tag(config=True)
     grader_memory_limit = Unicode("3G", help="Memory the grader's own process may write "
@@ -178,9 +212,14 @@ class WalledExecute(Execute):
 
     # -- one notebook --------------------------------------------------------------
 
+    #: True while grading the model solution's notebook to measure it
+    measuring = False
+
     def preprocess(self, nb: Any, resources: Any = None, km: Any = None) -> Any:
         from nbclient.client import NotebookClient
         resources = resources if resources is not None else {}
+        self.model = None if self.measuring else self._model_cost(resources)
+        self._cpu_used = 0.0
         source_dir = (resources.get("metadata", {}) or {}).get("path") or os.getcwd()
         self._scratch = Path(_make_scratch(self.log))
         os.chmod(self._scratch, 0o700)
@@ -225,9 +264,11 @@ class WalledExecute(Execute):
                     _drop_records(cell)
                 for index, cell in enumerate(self.nb.cells):
                     self.preprocess_cell(cell, resources, index)
+                tampering = self._tampering()
             self.set_widgets_metadata()
             self.nb.metadata["puzzlekit"] = {"wall": wall, "judged": bool(self.judge_tests),
-                                             "kernel_restarts": self._restarts}
+                                             "kernel_restarts": self._restarts,
+                                             "tampering": tampering}
         finally:
             if self._quiet is not None:
                 self._quiet[1].stop_channels()
@@ -235,6 +276,59 @@ class WalledExecute(Execute):
             self._kernel_log.close()
             shutil.rmtree(self._scratch, ignore_errors=True)
         return self.nb, self.resources
+
+    def _model_cost(self, resources: dict[str, Any]) -> ModelCost | None:
+        """What the model solution of the notebook being graded cost: kept in the course,
+        or measured now by grading its source notebook (`model_cost`); None outside
+        nbgrader, or with no source notebook."""
+        key = key_of(resources)
+        if key is None or (self.notebook_cpu_factor <= 0 and self.notebook_wall_factor <= 0):
+            return None
+        root = course_root(resources, os.getcwd())
+        cost = read_cost(root, key)
+        source = root / "source" / f"{key}.ipynb"
+        if cost is not None or not self.measure_model or not source.is_file():
+            return cost
+        self.log.info("Grading the model solution of %s once, to measure what it costs", key)
+        model = WalledExecute(config=self.config, log=self.log,      # as this one is set
+                              **self.trait_values(config=True))
+        model.measuring = True
+        started = time.monotonic()
+        model.preprocess(nbformat.read(source, as_version=4),
+                         {"metadata": {"path": str(source.parent)}})
+        if model._time_up:       # cut short: not what the model costs
+            self.log.warning("The model solution of %s did not finish within "
+                             "notebook_timeout: its cost is not kept", key)
+            return None
+        cost = ModelCost(model.cpu_used(), time.monotonic() - started)
+        try:
+            write_cost(root, key, cost)
+        except OSError as e:
+            self.log.warning("Could not keep the model solution's cost in %s: %s", root, e)
+        return cost
+
+    def cpu_used(self) -> float:
+        """The kernel's CPU seconds over this notebook's cells so far (those of a kernel
+        that died in a cell are not counted)."""
+        return float(getattr(self, "_cpu_used", 0.0))
+
+    def _cpu_seconds(self) -> float | None:
+        """The computing time this notebook may use (None: no such limit)."""
+        model = getattr(self, "model", None)
+        if model is None or self.notebook_cpu_factor <= 0:
+            return None
+        return relative_budget(model.cpu, self.notebook_cpu_factor,
+                               self.notebook_cpu_floor) * float(self.time_scale)
+
+    def _cpu_left(self) -> float | None:
+        seconds = self._cpu_seconds()
+        return None if seconds is None else seconds - self.cpu_used()
+
+    def _cpu_words(self) -> str:
+        model = self.model
+        assert model is not None
+        return CPU_BUDGET.format(seconds=self._cpu_seconds(), factor=self.notebook_cpu_factor,
+                                 model=model.cpu, floor=self.notebook_cpu_floor)
 
     def _wall_report(self) -> dict[str, Any]:
         """What the wall held for this notebook's first kernel (its launcher's report, read
@@ -441,15 +535,26 @@ class WalledExecute(Execute):
         self._notebook_output = 0
         self._cell_output = 0
         self._cut = False
-        self._time_up = False
+        self._time_up = ""      # "wall" or "cpu" once the notebook's time is up
         self._received = 0      # bytes the kernel sent the judge in this notebook
 
+    def _relative_wall(self) -> bool:
+        return getattr(self, "model", None) is not None and self.notebook_wall_factor > 0
+
     def _notebook_seconds(self) -> float:
+        model = getattr(self, "model", None)
+        if model is not None and self.notebook_wall_factor > 0:
+            seconds = relative_budget(model.wall, self.notebook_wall_factor,
+                                      self.notebook_wall_floor)
+            if self.notebook_timeout > 0:       # never past the course's own bound
+                seconds = min(seconds, float(self.notebook_timeout))
+            return seconds * float(self.time_scale)
         return float(self.notebook_timeout) * float(self.time_scale)
 
     def _time_left(self) -> float | None:
         """Seconds this notebook has left (None: no limit)."""
-        if not self.notebook_timeout or self.notebook_timeout <= 0:
+        if not self._relative_wall() and (not self.notebook_timeout
+                                          or self.notebook_timeout <= 0):
             return None
         started = getattr(self, "_notebook_started", None)
         if started is None:
@@ -498,17 +603,32 @@ class WalledExecute(Execute):
     # -- cells -----------------------------------------------------------------------
 
     def preprocess_cell(self, cell: Any, resources: Any, index: int) -> Any:
+        """Run one cell (`_run_cell`), counting the kernel's CPU seconds it used towards
+        the notebook's computing time."""
+        launches, before = len(self._launches), self.cpu_clock()
+        try:
+            return self._run_cell(cell, resources, index)
+        finally:
+            after = self.cpu_clock()
+            if before is not None and after is not None and after >= before \
+                    and len(self._launches) == launches:
+                self._cpu_used = self.cpu_used() + (after - before)
+
+    def _run_cell(self, cell: Any, resources: Any, index: int) -> Any:
         if cell.cell_type != "code" or not cell.source.strip():
             return cell, resources
         self._count += 1
         self._configure_judge()
-        left = self._time_left()
-        if not self._time_up and left is not None and left <= 0:
-            self._time_up = True
-            self.log.warning("The notebook's time (%g s) is up at cell %d: the rest is "
-                             "not run", self._notebook_seconds(), index)
+        left, cpu_left = self._time_left(), self._cpu_left()
+        if not self._time_up and ((left is not None and left <= 0)
+                                  or (cpu_left is not None and cpu_left <= 0)):
+            self._time_up = "cpu" if cpu_left is not None and cpu_left <= 0 else "wall"
+            self.log.warning("The notebook's %s is up at cell %d: the rest is not run",
+                             "computing time" if self._time_up == "cpu" else
+                             f"time ({self._notebook_seconds():g} s)", index)
         if self._time_up:
-            cell.outputs = [error_output("NotebookTimeout", NOT_RUN_TIME.format(
+            cell.outputs = [error_output("NotebookTimeout", NOT_RUN_CPU.format(
+                budget=self._cpu_words()) if self._time_up == "cpu" else NOT_RUN_TIME.format(
                 seconds=self._notebook_seconds()))]
             cell.execution_count = self._count
             return cell, resources
@@ -528,7 +648,10 @@ class WalledExecute(Execute):
             self._set_count(self._count)
         self._kernel_count = self._count + 1
         fatal = False
-        spend = CellBudget(self.cpu_clock, float(self.timeout or 0),
+        seconds = float(self.timeout or 0)
+        if cpu_left is not None and seconds > 0:    # never past the notebook's computing time
+            seconds = max(0.1, min(seconds, cpu_left))
+        spend = CellBudget(self.cpu_clock, seconds,
                             lambda: self._signal_kernel(signal.SIGINT),
                             lambda: self._signal_kernel(signal.SIGKILL))
         try:
@@ -567,9 +690,15 @@ class WalledExecute(Execute):
             _trim_errors(cell.outputs)
         left = self._time_left()
         if left is not None and left <= 0 and not self._time_up:
-            self._time_up = True
+            self._time_up = "wall"
             cell.outputs.append(error_output("NotebookTimeout", OUT_OF_TIME.format(
                 seconds=self._notebook_seconds())))
+        used = spend.used()
+        if cpu_left is not None and used is not None and used >= cpu_left \
+                and not self._time_up:
+            self._time_up = "cpu"
+            cell.outputs.append(error_output("NotebookTimeout", OUT_OF_CPU.format(
+                budget=self._cpu_words())))
         for output in cell.outputs:
             if output.output_type != "error":
                 continue
@@ -887,6 +1016,16 @@ class WalledExecute(Execute):
             return {"ok": False, "fault": "the kernel's answer is not JSON"}
         return answer if type(answer) is dict else {"ok": False, "fault": "not a reply"}
 
+    def _tampering(self) -> list[dict[str, Any]]:
+        """What the kernel's guard refused and which of puzzlekit's names the notebook
+        rebound (`puzzlekit.autograder.kernel.guard`), each with the cell it was seen in
+        when known; [] when the kernel cannot say (it stopped)."""
+        try:
+            reply = self.request({"kind": "seen"}, 10, recover=False)
+        except KernelFault:
+            return []
+        return tampering_seen(reply, self.nb.cells)
+
     def _interrupted(self) -> bool:
         """Interrupt the kernel after a call ran out of time: did it stop?"""
         assert self.km is not None
@@ -895,6 +1034,27 @@ class WalledExecute(Execute):
         except Exception:
             return False
         return self._responsive()
+
+
+def tampering_seen(reply: dict[str, Any], cells: list[Any]) -> list[dict[str, Any]]:
+    """The guard's report (the agent's reply, untrusted: only short strings and cell
+    numbers are kept) as ``{"what", "cell", "grade_id"}`` entries; the cell is the index
+    of the notebook's cell that ran with that execution count."""
+    by_count = {c.get("execution_count"): i for i, c in enumerate(cells)
+                if c.get("cell_type") == "code" and type(c.get("execution_count")) is int}
+    out: list[dict[str, Any]] = []
+    seen: list[Any] = reply["seen"] if type(reply.get("seen")) is list else []
+    for entry in seen[:50]:
+        if type(entry) is not dict or type(entry.get("what")) is not str:
+            continue
+        index = by_count.get(entry.get("cell")) if type(entry.get("cell")) is int else None
+        gid = _meta(cells[index]).get("grade_id") if index is not None else None
+        out.append({"what": entry["what"][:200], "cell": index, "grade_id": gid})
+    changed: list[Any] = reply["changed"] if type(reply.get("changed")) is list else []
+    for name in changed[:50]:
+        if type(name) is str:
+            out.append({"what": f"{name[:200]} rebound", "cell": None, "grade_id": None})
+    return out
 
 
 def _drop_records(cell: Any) -> None:

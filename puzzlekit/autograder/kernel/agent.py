@@ -47,12 +47,14 @@ import random
 import sys
 import traceback
 import types
+from pathlib import Path
 from typing import Any
 
-from ...grading import forbidding
+from ...grading import _Forbidden, forbidding, sealed_forbidding
 from ...grading.instrument import Recorder
 from ...grading.messages import raised_before, return_kind
 from .. import wire
+from . import guard
 
 _handles: dict[int, object] = {}
 _numbers = itertools.count(1)
@@ -387,6 +389,7 @@ def _recording(wanted: Any) -> Any:
 
 
 def _call(req: dict) -> dict[str, Any]:
+    _note_changes()
     outer = dict(_recorders)    # a call the grader makes while answering a stand-in
     try:
         return _call_here(req)
@@ -577,7 +580,8 @@ def _count(req: dict) -> dict[str, Any]:
 
 
 _DISPATCH = {"call": _call, "op": _operate, "names": _names, "count": _count, "set": _assign,
-             "ping": lambda req: {"ok": True}, "memory": lambda req: _memory()}
+             "ping": lambda req: {"ok": True}, "memory": lambda req: _memory(),
+             "seen": lambda req: _seen(req)}
 
 
 def _memory() -> dict[str, Any]:
@@ -615,7 +619,61 @@ def _handle(stream: Any, idents: Any, msg: dict[str, Any]) -> None:
                         buffers=[text.encode("utf-8")])
 
 
+#: what the guard saw: its refusals, and the names of puzzlekit rebound (on the sealed copy)
+_changed: list[str] = []
+
+
+def _seen(req: dict) -> dict[str, Any]:
+    """What the guard refused and which of puzzlekit's names were rebound, so far."""
+    _note_changes()
+    return {"ok": True, "seen": _guard_seen(), "changed": list(_changed)}
+
+
+def _note_changes() -> None:
+    for name in _drift.changed():
+        if name not in _changed and len(_changed) < guard.KEEP:
+            _changed.append(name)
+
+
+def _guard_seen() -> list[dict[str, Any]]:
+    return []       # the agent's sealed copy reads the guard's own record
+
+
+_drift = guard.Drift((), _Forbidden)
+
+
+def _sealed() -> dict[str, Any]:
+    """The agent's names on a copy of their own, its functions re-made over it, with a
+    `forbidding` whose references were looked up now, the guard's record and the names
+    of puzzlekit as they are now: rebinding anything of this module, of
+    `puzzlekit.grading` or of `sys.modules` later changes nothing the agent does."""
+    space = dict(globals())
+
+    def remade(value: Any) -> Any:
+        if isinstance(value, types.FunctionType) and value.__code__.co_filename == __file__:
+            copy = types.FunctionType(value.__code__, space, value.__name__,
+                                      value.__defaults__, value.__closure__)
+            copy.__kwdefaults__ = value.__kwdefaults__
+            return copy
+        return value
+
+    for key, value in list(space.items()):
+        space[key] = remade(value)
+    space["_DISPATCH"] = {kind: remade(f) for kind, f in _DISPATCH.items()}
+    space["forbidding"] = sealed_forbidding()
+    space["_changed"] = []
+    space["_drift"] = guard.Drift((m for name, m in sorted(sys.modules.items())
+                                   if (name == "puzzlekit" or name.startswith("puzzlekit."))
+                                   and isinstance(m, types.ModuleType)), _Forbidden)
+    return space
+
+
 def install() -> str:
-    """Make the kernel answer the grader's requests directly (called once per kernel)."""
-    _shell().kernel.shell_handlers[REQUEST] = _handle
+    """Make the kernel answer the grader's requests directly (called once per kernel),
+    through a sealed copy of this module, behind the guard (`guard`)."""
+    space = _sealed()
+    kit = str(Path(__file__).resolve().parents[2])
+    space["_guard_seen"] = guard.install(kit, [n for n in sys.modules
+                                               if n == "puzzlekit" or n.startswith("puzzlekit.")])
+    _shell().kernel.shell_handlers[REQUEST] = space["_handle"]
     return "ok"

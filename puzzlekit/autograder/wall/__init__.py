@@ -40,6 +40,9 @@ mechanisms, because each closes a different door and each may be missing on some
   the launcher with the grader (``PR_SET_PDEATHSIG``). The launcher stays the process
   jupyter_client started, in its process group, so ``killpg(SIGINT)`` still interrupts
   the kernel (the launcher and the init ignore SIGINT) and ``killpg(SIGKILL)`` ends it all.
+  The init overwrites its command line and environment as /proc shows them (it is a fork
+  of the launcher, whose argv names the scratch, the notebook's folder and the limits):
+  ``/proc/1/cmdline`` reads ``puzzlekit-wall-init``.
 * **Private root** (``CLONE_NEWNS`` + ``pivot_root``) - the kernel sees a tmpfs root that
   holds only the allowed paths (bind mounts, read-only), the ``ipc`` folder and its home.
   This closes the door Landlock leaves open up to ABI 7: connecting to *pathname* Unix

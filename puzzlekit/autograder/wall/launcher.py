@@ -437,6 +437,7 @@ def _fork_init(fds: list[int]) -> None:
             _, status = os.waitpid(pid, 0)
             _exit_like(status)
     os.close(alive_w)
+    hide_command_line()     # before /proc is the namespace's own, mounted read-only
     _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     if select.select([alive_r], [], [], 0)[0]:   # the launcher died before the line above
         os._exit(1)
@@ -444,6 +445,31 @@ def _fork_init(fds: list[int]) -> None:
     with contextlib.suppress(OSError):
         _prctl(_PR_SET_DUMPABLE, 0)     # the kernel, same uid, cannot ptrace its init
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+#: what the init's command line reads, in /proc/1/cmdline, for the student's code
+INIT_NAME = b"puzzlekit-wall-init"
+
+
+def hide_command_line(name: bytes = INIT_NAME) -> bool:
+    """Overwrite this process's command line and environment as /proc shows them (the
+    memory Linux reads /proc/PID/cmdline and environ from, through /proc/self/mem) with
+    `name` and zeros: the init's are the launcher's, whose argv names the grader's
+    scratch, the notebook's folder, the limits and the grader's Python. True when done."""
+    try:
+        with open("/proc/self/stat", "rb") as f:
+            fields = f.read().rsplit(b")", 1)[1].split()
+        # fields 48-51 of proc(5) (1-based, counted from the pid): arg_start, arg_end,
+        # env_start, env_end; `fields` starts at field 3 (state)
+        arg_start, arg_end, env_start, env_end = (int(x) for x in fields[45:49])
+        with open("/proc/self/mem", "r+b", buffering=0) as mem:
+            for start, end, text in ((arg_start, arg_end, name), (env_start, env_end, b"")):
+                if end > start:
+                    mem.seek(start)
+                    mem.write(text[:end - start - 1].ljust(end - start, b"\0"))
+        return True
+    except (OSError, ValueError, IndexError):
+        return False
 
 
 def _fork_kernel() -> None:

@@ -57,6 +57,7 @@ from __future__ import annotations
 from .comments import add_comments
 from .kinds import CSV_HEADER, KINDS, Finding
 from .report import report, scan_notebook, write_csv
+from .seen import grader_saw
 
 __all__ = ["Finding", "KINDS", "scan_notebook", "report", "write_csv", "add_comments",
-           "CSV_HEADER"]
+           "CSV_HEADER", "grader_saw"]

@@ -23,6 +23,8 @@ KINDS: dict[str, str] = {
                    "source/, site-packages, IPython startup)",
     "edited-locked-cell": "a locked cell differs from the instructor's source, or is gone",
     "unreadable-notebook": "the submitted notebook is not valid JSON",
+    "grader-tampering": "while graded, the notebook reached into the grader's machinery "
+                        "(the grader saw it: a refused attempt, or puzzlekit's names rebound)",
 }
 
 CSV_HEADER = ("student", "assignment", "notebook", "grade_id", "finding", "line")

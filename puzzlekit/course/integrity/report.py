@@ -15,6 +15,7 @@ from ..csv_cells import inert
 from .cells import _is_locked, _is_solution, _meta, _normalized, _parse, _short, _source_text
 from .exercise import _constants, _Exercise
 from .forbidden import _judge_reaches
+from .seen import grader_saw
 from .kinds import CSV_HEADER, Finding
 from .scan import _Cell, _env_apply, _Hit, _Scan, _Visitor
 from .scopes import _module_bound, _module_level, _stmt_binds
@@ -227,6 +228,13 @@ def report(course_root: str | Path, assignment: str, *, students: Sequence[str] 
                                         f"unreadable-notebook: {type(e).__name__}", ""))
                 continue
             findings += _scan(nb, exercises[source.name], student, assignment, source.stem)
+            graded = _submission_folder(root, True) / student / assignment / source.name
+            if graded.exists():     # what the grader saw while grading it
+                try:
+                    findings += grader_saw(_read_notebook(graded), student, assignment,
+                                           source.stem)
+                except (ValueError, OSError):
+                    pass
     return findings
 
 
