@@ -173,10 +173,24 @@ def test_the_kits_outputs_and_widgets_pass_axe_and_name_every_tile_live(demo):
         state="attached", timeout=STEP_TIMEOUT)
     violations = axe(demo, kit)
     assert not violations, describe(violations)
+    whole = demo.locator(".jp-OutputArea-output .puzzlekit-board").first
+    grid = whole.locator(".puzzlekit-playable")
     board = ax_subtrees(demo, ".jp-OutputArea-output .puzzlekit-playable")[0]
-    tiles_named = [x["name"] for x in board if x["role"] == "button"]
-    assert len(tiles_named) == 9 and sum(n.startswith("blank, row ") for n in tiles_named) == 1
-    assert {n.split(",")[0] for n in tiles_named} == {"blank", *map(str, range(1, 9))}
+    buttons = [x for x in board if x["role"] == "button"]
+    # each tile named by its number alone (the blank "blank"), its place the description
+    assert sorted(x["name"] for x in buttons) == sorted(["blank", *map(str, range(1, 9))])
+    assert [x["description"] for x in buttons] == [f"row {r} column {c}" for r in (1, 2, 3)
+                                                 for c in (1, 2, 3)]
+    found = [grid.get_by_role("button", name=str(t), exact=True).count() for t in range(1, 9)]
+    assert found == [1] * 8, f"tiles found by their numbers: {found}"
+    # and still after a move (the names follow the tiles)
+    slide_by_click(demo, whole, STEP_TIMEOUT)
+    demo.wait_for_function("""g => Array.from(g.querySelectorAll('button')).every(
+        b => b.getAttribute('aria-label') === (b.textContent.trim() || 'blank'))""",
+                           arg=grid.element_handle(), timeout=STEP_TIMEOUT)
+    moved = [x for x in ax_subtrees(demo, ".jp-OutputArea-output .puzzlekit-playable")[0]
+             if x["role"] == "button"]
+    assert [x["name"] for x in moved] == [t or "blank" for t in tiles(whole)]
     player = ax_subtrees(demo, ".jp-OutputArea-output .puzzlekit-player")[0]
     named = {(x["role"], x["name"]) for x in player}
     assert {("button", "stop"), ("slider", "move"), ("slider", "speed")} <= named, named
