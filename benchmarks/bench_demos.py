@@ -58,6 +58,7 @@ def time_demo(path: Path, cache: str | None) -> list[tuple[int, str, float]]:
 
 def main() -> dict[str, Any]:
     warm = os.environ.get("PUZZLEKIT_BENCH_WARM") == "1"
+    load_before = os.getloadavg()[0]
     rows = []
     for path in sorted(DEMOS.glob("*.ipynb")):
         # each demo with a cache of its own: a student may open any of them first
@@ -72,7 +73,9 @@ def main() -> dict[str, Any]:
             "rows": rows,
             "notes": [f"{os.cpu_count()} cores; slowest cell {slowest['seconds']:.1f} s "
                       f"({slowest['cell']}); {len(over)} cell(s) over {TARGET:.0f} s "
-                      "(the target: none)"]}
+                      "(the target: none)",
+                      f"load average {load_before:.1f} before, {os.getloadavg()[0]:.1f} after "
+                      "(wall-clock times: another job on the cores stretches them)"]}
 
 
 if __name__ == "__main__":
