@@ -1,12 +1,13 @@
 # puzzlekit: two commands do all the set-up on a fresh machine.
 #   make lab   - creates .venv, installs the kit, opens JupyterLab on the course
+#                (make notebook: Notebook 7's one-column pages, for a phone)
 #   make test  - creates .venv if needed, runs the whole suite
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab test check bench venv clean exchange docs
+.PHONY: lab notebook test check bench venv clean exchange docs
 
 # JupyterLab as the course wants it for everyone who uses this environment: no pop-up
 # asking about Jupyter news over the first test output, no update check (overrides.json
@@ -38,9 +39,19 @@ NO_BROWSER := $(if $(filter 0 no false,$(BROWSER)),--no-browser,)
 
 # from the course root, so that nbgrader finds its config; the venv's bin/ first on PATH,
 # so that the formgrader finds nbgrader's own programs (alembic) whatever the caller's PATH
+# On a phone or a narrow window (390 px) JupyterLab leaves the notebook a sliver; the same
+# server also serves Notebook 7's one-column pages (/tree), which fit: `make lab` says
+# where, and `make notebook` opens them (the same knobs).
 lab: $(STAMP) $(LAB_OVERRIDES)
 	@echo "Opening JupyterLab on the course: http://$(IP):$(PORT)/lab (the URL with its token follows)"
+	@echo "On a phone or a narrow window, the same server's one-column pages fit better:"
+	@echo "  http://$(IP):$(PORT)/tree (Notebook 7; or run make notebook)"
 	cd notebooks && PATH="$(CURDIR)/$(VENV)/bin:$$PATH" ../$(VENV)/bin/jupyter lab \
+		--ServerApp.ip=$(IP) --ServerApp.port=$(PORT) $(NO_BROWSER) $(ALLOW_ROOT)
+
+notebook: $(STAMP) $(LAB_OVERRIDES)
+	@echo "Opening Notebook 7 on the course: http://$(IP):$(PORT)/tree (the URL with its token follows)"
+	cd notebooks && PATH="$(CURDIR)/$(VENV)/bin:$$PATH" ../$(VENV)/bin/jupyter notebook \
 		--ServerApp.ip=$(IP) --ServerApp.port=$(PORT) $(NO_BROWSER) $(ALLOW_ROOT)
 
 # nbgrader's exchange (Release, Fetch, Submit, Collect), once per machine and course, as

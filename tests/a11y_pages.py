@@ -30,6 +30,22 @@ SUBMISSION = [
 ]
 
 
+#: the first graded notebook of the course, whose given cells the failing submission
+#: carries too: a real page has their syntax colours (``except ImportError``: pygments'
+#: Name.Exception, 4.47:1 in nbconvert's colours, 4 of them on 01's feedback page)
+GRADED = COURSE / "source" / "01-states-and-moves" / "01-states-and-moves.ipynb"
+
+
+def course_cells() -> list[tuple[str, str, dict[str, Any]]]:
+    """The given code cells of the course's first notebook that name an exception
+    (as a student's copy has them: no nbgrader metadata, not graded)."""
+    import nbformat
+    nb = nbformat.read(GRADED, as_version=4)
+    return [("code", c.source, {}) for c in nb.cells if c.cell_type == "code"
+            and "except " in c.source and not c.metadata.get("nbgrader", {}).get("grade")
+            and not c.metadata.get("nbgrader", {}).get("solution")]
+
+
 def execute_demo() -> Any:
     """The lecture demo, executed as `jupyter nbconvert --execute` does, without stored
     widget state (so that the export shows the widgets' static pictures)."""
@@ -61,7 +77,9 @@ def failing_submission() -> Any:
     import pytest
     from nbclient import NotebookClient
     cells = []
-    for kind, source, meta in SUBMISSION:
+    given = course_cells()
+    assert given, f"{GRADED.name} has no given cell that names an exception any more"
+    for kind, source, meta in SUBMISSION + given:
         cell = (nbformat.v4.new_markdown_cell(source) if kind == "markdown"
                 else nbformat.v4.new_code_cell(source))
         if meta:

@@ -80,7 +80,7 @@ def count(violations: list[dict[str, Any]]) -> int:
 def ax_subtrees(page: Any, selector: str) -> list[list[dict[str, str]]]:
     """What a screen reader gets from each element `selector` matches: Chromium's
     accessibility tree under it (CDP ``Accessibility.getFullAXTree``), depth first, as
-    {role, name} for every node the tree does not ignore."""
+    {role, name, description} for every node the tree does not ignore."""
     n = page.locator(selector).count()
     tag = f"{next(_calls)}-"           # each call marks its own elements
     page.evaluate("""([s, tag]) => document.querySelectorAll(s).forEach(
@@ -103,7 +103,8 @@ def ax_subtrees(page: Any, selector: str) -> list[list[dict[str, str]]]:
     def visit(x: dict[str, Any], out: list[dict[str, str]]) -> list[dict[str, str]]:
         if not x.get("ignored"):
             out.append({"role": x.get("role", {}).get("value", ""),
-                        "name": str(x.get("name", {}).get("value", ""))})
+                        "name": str(x.get("name", {}).get("value", "")),
+                        "description": str(x.get("description", {}).get("value", ""))})
         for c in x.get("childIds", []):
             if c in by_id:
                 visit(by_id[c], out)

@@ -115,21 +115,21 @@ def test_the_boards_are_coloured_one_colour_per_tile(demo):
     screenshot(board, "lab-03-board")
 
 
-def test_the_animation_player_steps_through_its_frames(demo):
+def test_the_animation_player_steps_through_its_moves(demo):
     player = demo.locator(".pk-player[data-ready]").last
     player.scroll_into_view_if_needed()
     counter, slider = player.locator(".pk-counter"), player.locator(".pk-slider")
-    first = player.locator(".pk-frame").get_attribute("src")
-    total = int(slider.get_attribute("max")) + 1
-    assert total > 31                        # a 31-move path, several frames per move
+    stage = player.locator(".pk-stage")
+    first = stage.get_attribute("aria-label")
+    assert int(slider.get_attribute("max")) + 1 == 32       # a 31-move path, a step a move
     assert counter.inner_text() == "start · 31 moves"      # the counter speaks in moves
+    assert stage.locator("div").count() == 8                # the tiles, drawn by the script
     player.locator("[data-act=last]").click()
-    assert counter.inner_text() == "move 31 of 31"
-    assert player.locator(".pk-frame").get_attribute("src") != first
+    assert counter.inner_text() == "solved in 31 moves"
+    assert stage.get_attribute("aria-label") != first
     player.locator("[data-act=play]").click()          # from the end, play restarts
-    demo.wait_for_function("c => c.textContent.startsWith('move ') && "
-                           "c.textContent !== 'move 31 of 31'", arg=counter.element_handle(),
-                           timeout=STEP_TIMEOUT)
+    demo.wait_for_function("c => c.textContent.startsWith('move ')",
+                           arg=counter.element_handle(), timeout=STEP_TIMEOUT)
     screenshot(player, "lab-04-animation")
 
 
@@ -173,10 +173,24 @@ def test_the_kits_outputs_and_widgets_pass_axe_and_name_every_tile_live(demo):
         state="attached", timeout=STEP_TIMEOUT)
     violations = axe(demo, kit)
     assert not violations, describe(violations)
+    whole = demo.locator(".jp-OutputArea-output .puzzlekit-board").first
+    grid = whole.locator(".puzzlekit-playable")
     board = ax_subtrees(demo, ".jp-OutputArea-output .puzzlekit-playable")[0]
-    tiles_named = [x["name"] for x in board if x["role"] == "button"]
-    assert len(tiles_named) == 9 and sum(n.startswith("blank, row ") for n in tiles_named) == 1
-    assert {n.split(",")[0] for n in tiles_named} == {"blank", *map(str, range(1, 9))}
+    buttons = [x for x in board if x["role"] == "button"]
+    # each tile named by its number alone (the blank "blank"), its place the description
+    assert sorted(x["name"] for x in buttons) == sorted(["blank", *map(str, range(1, 9))])
+    assert [x["description"] for x in buttons] == [f"row {r} column {c}" for r in (1, 2, 3)
+                                                 for c in (1, 2, 3)]
+    found = [grid.get_by_role("button", name=str(t), exact=True).count() for t in range(1, 9)]
+    assert found == [1] * 8, f"tiles found by their numbers: {found}"
+    # and still after a move (the names follow the tiles)
+    slide_by_click(demo, whole, STEP_TIMEOUT)
+    demo.wait_for_function("""g => Array.from(g.querySelectorAll('button')).every(
+        b => b.getAttribute('aria-label') === (b.textContent.trim() || 'blank'))""",
+                           arg=grid.element_handle(), timeout=STEP_TIMEOUT)
+    moved = [x for x in ax_subtrees(demo, ".jp-OutputArea-output .puzzlekit-playable")[0]
+             if x["role"] == "button"]
+    assert [x["name"] for x in moved] == [t or "blank" for t in tiles(whole)]
     player = ax_subtrees(demo, ".jp-OutputArea-output .puzzlekit-player")[0]
     named = {(x["role"], x["name"]) for x in player}
     assert {("button", "stop"), ("slider", "move"), ("slider", "speed")} <= named, named
@@ -194,7 +208,7 @@ def test_arrow_keys_step_the_animation_player_inside_jupyterlab(demo):
     demo.wait_for_function("e => e.textContent.startsWith('move 1 of 31: tile ')",
                            arg=live.element_handle(), timeout=STEP_TIMEOUT)
     demo.keyboard.press("End")
-    assert player.locator(".pk-counter").inner_text() == "move 31 of 31"
+    assert player.locator(".pk-counter").inner_text() == "solved in 31 moves"
     assert demo.evaluate(ACTIVE_CELL) == cell, "the arrow key also moved the active cell"
 
 
@@ -244,7 +258,7 @@ def test_the_saved_notebook_exports_to_html_that_shows_everything_offline(demo, 
         page.goto(html.as_uri(), wait_until="load")
         # nbconvert's own template asks for MathJax and require.js; nothing of ours may
         assert all("cdnjs.cloudflare.com" in url for url in refused), refused
-        assert page.locator(".pk-player[data-ready] .pk-frame").count() >= 2
+        assert page.locator(".pk-player[data-ready] .pk-stage").count() >= 2
         # widgets: no widget state saved, so their static pictures stand in for them
         assert page.locator("script[type='application/vnd.jupyter.widget-view+json']").count() == 0
         assert page.get_by_text(re.compile(r"moves made: \d+ · Manhattan distance")).count() == 2
@@ -274,7 +288,7 @@ def test_the_heuristics_demo_runs_and_shows_overlays_and_progress_bars(demo2):
 
 UNTRUSTED = ["import puzzlekit as pk\nfrom puzzlekit.visuals.display import show_diff",
              "pk.show(((8, 0, 6), (5, 4, 7), (2, 3, 1)))",
-             "pk.animate_path(pk.goal_state(3), 'UL', frames_per_move=2)",
+             "pk.animate_path(pk.goal_state(3), 'UL')",
              "show_diff(pk.goal_state(3), pk.apply_moves(pk.goal_state(3), 'U'))",
              "pk.play(state=((1, 2, 3), (4, 0, 6), (7, 5, 8)))"]
 
@@ -282,7 +296,7 @@ UNTRUSTED = ["import puzzlekit as pk\nfrom puzzlekit.visuals.display import show
 def test_a_notebook_run_elsewhere_is_sanitised_but_keeps_its_colours(lab, page):
     """Outputs saved by someone else are not trusted here: JupyterLab drops their scripts
     and filters their inline styles. The boards keep their colours, the diff its outline,
-    the animation its first frame, and no dead buttons show; a widget (never drawn for
+    the animation its start (a board), and no dead buttons show; a widget (never drawn for
     untrusted outputs) shows its static picture."""
     import nbformat
     nbformat.write(execute(UNTRUSTED), lab.root / "untrusted.ipynb")
@@ -297,11 +311,10 @@ def test_a_notebook_run_elsewhere_is_sanitised_but_keeps_its_colours(lab, page):
         assert len(set(colours)) == 9 and "rgb(250, 128, 114)" in colours
         diff = other.locator("td.pk-diff").first
         assert diff.evaluate("td => getComputedStyle(td).boxShadow") != "none"
-        frame = other.locator(".pk-player .pk-frame")
-        assert frame.evaluate("img => img.complete && img.naturalWidth > 0")
+        assert other.locator(".pk-player .pk-stage table.pk-board").count() == 1
         assert not other.locator(".pk-player .pk-controls").is_visible()
         assert other.get_by_text("moves made: 0 · Manhattan distance: 2").count() == 1
-        assert boards.count() == 1 + 2 + 1 and other.locator(".puzzlekit-board").count() == 0
+        assert boards.count() == 1 + 1 + 2 + 1 and other.locator(".puzzlekit-board").count() == 0
         screenshot(other, "lab-12-untrusted", full_page=True)
     finally:
         other.close()

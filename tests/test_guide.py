@@ -190,8 +190,9 @@ def test_a_half_made_gradebook_is_repaired(repo, tmp_path):
 
 def test_make_lab_serves_the_formgrader_from_a_bare_path(repo, tmp_path):
     """`make lab` as a new instructor types it, with a plain system PATH: the formgrader
-    answers HTTP 200 with every assignment, the gradebook is fully made (alembic ran), and
-    JupyterLab asks nobody about Jupyter news."""
+    answers HTTP 200 with every assignment, the gradebook is fully made (alembic ran),
+    JupyterLab asks nobody about Jupyter news, and Notebook 7's one-column pages (a phone)
+    are served too and named."""
     import json
     import signal
     import socket
@@ -249,6 +250,11 @@ def test_make_lab_serves_the_formgrader_from_a_bare_path(repo, tmp_path):
         assert defaults["checkForUpdates"]["default"] is False
         printed = log.read_text(errors="replace")
         assert f"http://127.0.0.1:{port}/lab" in printed, printed
+        # a phone's way in: the same server's Notebook 7 pages, named in what make lab says
+        assert f"http://127.0.0.1:{port}/tree" in printed, printed
+        for page in ("/tree", "/notebooks/demos/01-see-search.ipynb"):
+            status, body = get(page)
+            assert status == 200 and b"Notebook" in body, (page, status, body[:500])
     finally:
         os.killpg(lab.pid, signal.SIGTERM)
         try:

@@ -4,7 +4,10 @@ nbgrader's feedback template (``feedback``) leaves out the page's language, draw
 at 4.17:1 without an underline, and lets long traceback lines scroll sideways. The
 course's template (``puzzlekit/templates/puzzlekit_feedback``) extends it and changes only
 that: ``<html lang="en">``, links at 8:1 and underlined, code and traceback colours of at
-least 4.5:1, wrapped lines, and images that shrink to a narrow screen.
+least 4.5:1, wrapped lines, and images that shrink to a narrow screen. A traceback's
+256-colour ANSI codes (IPython colours the code lines it quotes: ``try`` in #008700,
+4.2:1 on the output's grey) come as inline ``color: rgb(...)`` styles no stylesheet can
+reach; `readable_colours` darkens each one that reads below 4.5:1 until it does.
 
 `FeedbackExporter` is nbgrader's HTML exporter that uses the course's template wherever
 nbgrader asks for its own (the ``generate_feedback`` command and the formgrader's
@@ -14,6 +17,7 @@ course's ``nbgrader_config.py``.
 
 from __future__ import annotations
 
+import re
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -21,7 +25,33 @@ from typing import Any
 from nbconvert.exporters import HTMLExporter
 from traitlets import Unicode, default, validate
 
+from ..visuals.display import contrast_ratio
+
 TEMPLATE = "puzzlekit_feedback"
+#: the lightest background code and outputs sit on in nbgrader's feedback page
+CODE_BACKGROUND = "#f5f5f5"
+_INLINE_RGB = re.compile(r"color: ?rgb\((\d{1,3}), ?(\d{1,3}), ?(\d{1,3})\)")
+
+
+def readable(rgb: tuple[int, int, int], background: str = CODE_BACKGROUND,
+             ratio: float = 4.5) -> str:
+    """The colour `rgb` as #rrggbb, darkened towards black just enough to read
+    `ratio`:1 on `background`."""
+    for keep in range(100, -1, -5):
+        out = "#" + "".join(f"{min(255, v) * keep // 100:02x}" for v in rgb)
+        if contrast_ratio(out, background) >= ratio:
+            return out
+    return "#000000"
+
+
+def readable_colours(html: str) -> str:
+    """Every inline ``color: rgb(r,g,b)`` (ansi2html's 256-colour codes) at 4.5:1 or more."""
+    def fix(m: re.Match[str]) -> str:
+        r, g, b = (int(v) for v in m.groups())
+        if contrast_ratio(readable((r, g, b), ratio=0), CODE_BACKGROUND) >= 4.5:
+            return m.group(0)
+        return f"color: {readable((r, g, b))}"
+    return _INLINE_RGB.sub(fix, html)
 
 
 def template_dir() -> str:
@@ -69,7 +99,8 @@ class FeedbackExporter(HTMLExporter):
                            **kw: Any) -> tuple[Any, dict[str, Any]]:
         resources = dict(resources or {})
         resources.setdefault("page_lang", self.lang)
-        return super().from_notebook_node(nb, resources=resources, **kw)
+        body, out = super().from_notebook_node(nb, resources=resources, **kw)
+        return readable_colours(body), out
 
 
 def configure(c: Any) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 from ..errors import PuzzleError
 from ..puzzle.board import Flat, State, flatten, shape, unflatten
@@ -74,11 +75,12 @@ class Heuristic:
                           "next_states use hamming, manhattan, linear_conflict or a "
                           "function h(S, goal)")
 
-    def flat(self, goal: State) -> FlatHeuristic:
-        """h on flat tuples for `goal`: the kit's tables, or the function on each board."""
+    def flat(self, goal: State, tables: str | None = None) -> FlatHeuristic:
+        """h on flat tuples for `goal`: the kit's tables, or the function on each board.
+        tables: the pattern databases' table set (heuristic "pdb")."""
         if self.kit is not None:
             if self.name == "pdb":
-                return flat_pdb_heuristic(flatten(goal), *shape(goal))
+                return flat_pdb_heuristic(flatten(goal), *shape(goal), tables)
             return flat_heuristic(self.name, goal)
         h, (rows, cols) = self.of_state(goal), shape(goal)
 
@@ -86,12 +88,16 @@ class Heuristic:
             return h(unflatten(s, rows, cols))
         return FlatHeuristic(self.name, on_flat, None, False)
 
-    def engine(self, rows: int, cols: int) -> Callable[..., str] | None:
-        """The kit's fast IDA* engine for this heuristic on a rows×cols board, if any."""
+    def engine(self, rows: int, cols: int,
+               tables: str | None = None) -> Callable[..., str] | None:
+        """The kit's fast IDA* engine for this heuristic on a rows×cols board, if any
+        (for "pdb", on the table set `tables`)."""
         kit = self.kit
         if kit is None or kit.engine is None:
             return None
-        return kit.engine if kit.engine_shape in (None, (rows, cols)) else None
+        if kit.engine_shape not in (None, (rows, cols)):
+            return None
+        return partial(kit.engine, tables=tables) if self.name == "pdb" else kit.engine
 
 
 def resolve_heuristic(heuristic: object) -> Heuristic:

@@ -25,6 +25,10 @@ larger of the two estimates. (Taking also the larger with Korf & Felner's 6-6-3,
 lookups, was measured: 40% fewer nodes on puzzle4x4-80, but twice the time per node,
 so no faster; it was dropped.)
 
+Smaller patterns: the table set "5-5-5" (3 x 1 MB, built in about 4 s) needs about 9
+times the nodes of 6-6-3 but still solves a typical board in a second or two; the
+lecture demos use it so that no cell waits for the 6-6-3 build (30 s to 2 minutes).
+
 Bigger patterns: the table set "7-7-1" (two 7-tile patterns and one tile, same cut)
 needs 4-7 times fewer nodes again (puzzle4x4-80: 87 million nodes, 21 s, against
 644 million with 6-6-3). The 0-1 BFS would need a 4 GB array for seven tiles plus the
@@ -83,8 +87,15 @@ PARTITION_4x4_KF = ((3, 6, 7, 10, 11, 15), (1, 2, 4, 5, 8, 9), (12, 13, 14))
 #   B  B  A  A
 #   B  B  C  A
 PARTITION_4x4_BIG = ((2, 3, 6, 7, 10, 11, 15), (1, 4, 5, 8, 9, 12, 13), (14,))
+# Three five-tile patterns: 3 x 1 MB of tables, built in about 4 s (the demos use them, so
+# that no cell waits half a minute; IDA* needs about 9 times the nodes of 6-6-3).
+#   .  A  A  A
+#   B  A  A  C
+#   B  B  C  C
+#   B  B  C  C
+PARTITION_4x4_SMALL = ((1, 2, 3, 5, 6), (4, 8, 9, 12, 13), (7, 10, 11, 14, 15))
 #: the choices of `tables` (see `table_set`) and the partition each one uses
-TABLE_SETS = {"6-6-3": "main", "7-7-1": "big"}
+TABLE_SETS = {"6-6-3": "main", "7-7-1": "big", "5-5-5": "small"}
 
 
 # ----------------------------------------------------------------------------- patterns
@@ -366,11 +377,12 @@ def _partition(rows: int, cols: int, blank: int,
     """The column-cut 6-6-3 for the 15-puzzle; elsewhere row-major groups of ≤ 5 tiles.
 
     name "big": the 7-7-1 column cut; elsewhere row-major groups of ≤ 7 tiles.
+    name "small": three five-tile patterns for the 15-puzzle; elsewhere as "main".
     """
-    if name not in ("main", "big"):
+    if name not in ("main", "big", "small"):
         raise PuzzleError(f"unknown partition {name!r}")
     if (rows, cols, blank) == (4, 4, 0):
-        return PARTITION_4x4_BIG if name == "big" else PARTITION_4x4
+        return {"big": PARTITION_4x4_BIG, "small": PARTITION_4x4_SMALL}.get(name, PARTITION_4x4)
     cells = [c for c in range(rows * cols) if c != blank]
     groups = -(-len(cells) // (7 if name == "big" else 5))
     size = -(-len(cells) // groups)
@@ -420,7 +432,7 @@ def databases(rows: int, cols: int, blank: int = 0, *, partition: str = "main",
               progress: object = None) -> Databases:
     """The pattern databases for goals with the blank on `blank` (built or loaded once).
 
-    partition: "main" or "big" (see `_partition`).
+    partition: "main", "big" or "small" (see `_partition`).
     progress: None, True (a progress line or bar) or a function of a `ProgressEvent`;
     a build reports each finished BFS layer as kind "layer", and "done" at the end.
     """

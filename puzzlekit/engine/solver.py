@@ -134,7 +134,8 @@ def solve(start: object, goal: object = None, *, algorithm: str = "astar",
           max_nodes: float | None = None, time_limit: float | None = None,
           next_states: Callable[[Any], Iterable[Any]] | None = None,
           costs: dict[str, float] | None = None, weight: float = 2.0,
-          depth_limit: int | None = None, progress: object = None) -> SearchResult:
+          depth_limit: int | None = None, progress: object = None,
+          tables: str | None = None) -> SearchResult:
     """Solve the puzzle from `start` to `goal` (default: blank last) with `algorithm`.
 
     algorithm: "bfs", "dfs", "dls", "iddfs", "bidirectional", "ucs", "greedy", "astar",
@@ -148,10 +149,15 @@ def solve(start: object, goal: object = None, *, algorithm: str = "astar",
     max_nodes: cap on generated nodes (default 2 M for searches that store every state,
     50 M for the depth-first family; ``math.inf`` for none); time_limit in seconds. Running
     out raises `SearchLimitReached` with the partial statistics. progress: None, True, or
-    a function receiving `ProgressEvent`s.
+    a function receiving `ProgressEvent`s. tables (heuristic="pdb" only): the pattern
+    databases' table set, "5-5-5" (built in seconds), "6-6-3" or "7-7-1" (see
+    `puzzlekit.engine.pdb.table_set`; None: the default).
     """
     algo = _algorithm(algorithm)
     h = resolve_heuristic(heuristic)
+    if tables is not None and h.name != "pdb":
+        raise PuzzleError(f"tables= chooses pattern databases: it needs heuristic='pdb', "
+                          f"not {h.name!r}")
     S = as_state(start)                 # the door: S and G are checked here, once
     G = goal_for(S, None if goal is None else as_state(goal))
     rows, cols = shape(S)
@@ -178,7 +184,7 @@ def solve(start: object, goal: object = None, *, algorithm: str = "astar",
     budget = Budget(algo.name, max_nodes, time_limit, reporter)
     sf, gf = flatten(S), flatten(G)
 
-    engine = h.engine(rows, cols) if (algo.name == "idastar" and move_costs is None
+    engine = h.engine(rows, cols, tables) if (algo.name == "idastar" and move_costs is None
                                       and next_states is None) else None
     if engine is not None:          # the kit's fast IDA* (fast_idastar.py)
         letters = engine(sf, gf, rows, cols, budget)
@@ -188,7 +194,8 @@ def solve(start: object, goal: object = None, *, algorithm: str = "astar",
 
     P: Problem
     if next_states is None:
-        P = FlatProblem(sf, gf, rows, cols, h.flat(G) if algo.informed else None, move_costs)
+        P = FlatProblem(sf, gf, rows, cols, h.flat(G, tables) if algo.informed else None,
+                        move_costs)
     else:
         if not callable(next_states):
             raise PuzzleError("next_states must be a function from a state to its successors")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ..engine.pdb import ready
 from ..engine.solver import solve
 from ..errors import PuzzleError, SearchLimitReached, Unsolvable
 from ..puzzle.board import State, flatten, goal_state, resolve_goal, shape, validate_state
@@ -50,11 +51,15 @@ def _attempt(state: State, goal: State, options: dict[str, Any]) -> Plan | str:
 def plan_solution(state: State, goal: State, *,
                   time_limit: float = OPTIMAL_TIME_LIMIT) -> Plan:
     """A solution from `state`: optimal when the solver finds one within `time_limit`
-    (boards up to 4×4), otherwise the big-board reduction solver's (legal, not shortest)."""
+    (boards up to 4×4: pattern databases, the five-tile tables while the default ones
+    are not built yet), otherwise the big-board reduction solver's (legal, not shortest)."""
     cells = shape(state)[0] * shape(state)[1]
+    # the default tables when they are built; else the five-tile ones, built in seconds,
+    # so that a hint never waits half a minute or more for a build
+    tables = None if cells > 16 or ready(goal) else "5-5-5"
     optimal: list[dict[str, Any]] = (
         [dict(algorithm="astar", heuristic="manhattan")] if cells <= 9 else
-        [dict(algorithm="idastar", heuristic="pdb", time_limit=time_limit),
+        [dict(algorithm="idastar", heuristic="pdb", tables=tables, time_limit=time_limit),
          dict(algorithm="idastar", heuristic="linear_conflict", time_limit=time_limit)]
         if cells <= 16 else [])
     fallback: list[dict[str, Any]] = [

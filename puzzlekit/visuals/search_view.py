@@ -187,8 +187,13 @@ def small_board(f: Flat, rows: int, cols: int, colours: dict[int, str], label: s
                    + "".join(_td(v, colours) for v in f[r * cols:(r + 1) * cols]) + "</tr>"
                    for r in range(rows))
     cols_html = f'<colgroup><col span="{cols}" style="width:{size}px"></colgroup>'
-    return _el("table", ["pk-sv-board"], cols_html + body,
-               f' role="img" aria-label="{_html.escape(label)}"')
+    table = _el("table", ["pk-sv-board"], cols_html + body,
+                f' role="img" aria-label="{_html.escape(label)}"')
+    if size == CELL:
+        return table
+    # bigger squares, bigger numbers (the later declaration wins)
+    return table.replace(f'style="{_style("pk-sv-board")}"',
+                         f'style="{_style("pk-sv-board")}; font-size: {size // 2}px"', 1)
 
 
 def _words(f: Flat, rows: int, cols: int) -> str:

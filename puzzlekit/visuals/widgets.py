@@ -189,7 +189,9 @@ BUTTON_TIPS = {"scramble": "scramble the board", "undo": "take back the last mov
 # game logic stays in Python. `data-lm-suppress-shortcuts` (Lumino) keeps JupyterLab's and
 # Notebook 7's own arrow-key shortcuts (cell navigation) out only while the board has focus.
 # The same script gives a screen reader what ipywidgets cannot: every tile button named by
-# its tile and place ("blank, row 2 column 2"), kept up to date as the tiles move, and the
+# its tile alone ("5", "blank": what a reader looks for and says, the name a voice command
+# or a test's get_by_role finds) and described by its place ("row 2 column 2",
+# aria-description), both kept up to date as the tiles move, and the
 # status and message lines as live regions (announced when they change).
 # A front end that sanitises widget HTML leaves the image inert; clicks still play.
 _KEYS_JS = """var box = this.closest('.puzzlekit-board');
@@ -203,9 +205,10 @@ box.querySelectorAll('.puzzlekit-status, .puzzlekit-message').forEach(function (
 var cols = %d;
 function name() {
   Array.from(g.querySelectorAll('button')).forEach(function (b, i) {
-    var t = b.textContent.trim(), words = (t === '' ? 'blank' : t) + ', row ' +
-      (Math.floor(i / cols) + 1) + ' column ' + (i %% cols + 1);
+    var t = b.textContent.trim(), words = t === '' ? 'blank' : t,
+      place = 'row ' + (Math.floor(i / cols) + 1) + ' column ' + (i %% cols + 1);
     if (b.getAttribute('aria-label') !== words) b.setAttribute('aria-label', words);
+    if (b.getAttribute('aria-description') !== place) b.setAttribute('aria-description', place);
   });
 }
 name();

@@ -265,11 +265,16 @@ def test_the_kits_drawings_are_drawn_again_from_their_data(name):
 
 
 def test_animations_and_their_static_strips_carry_their_data(monkeypatch):
-    anim = pk.animate_path(pk.moves_to_path(pk.goal_state(3), "LU"), frames_per_move=1)
+    anim = pk.animate_path(pk.moves_to_path(pk.goal_state(3), "LU"))
     bundle = anim._repr_mimebundle_()
     clean = clean_data(json.loads(json.dumps(bundle)))
-    assert "<script" not in clean["text/html"] and 'class="pk-frame"' in clean["text/html"]
+    # a live animation is redrawn as its static strip: every board of the path, no script
+    assert "<script" not in clean["text/html"] and 'class="pk-path' in clean["text/html"]
+    assert clean["text/html"].count('role="table"') == 3
     assert not active_content(clean["text/html"])
+    layers = pk.animate_bfs_layers(pk.goal_state(2, 3), max_depth=4)._repr_mimebundle_()
+    clean = clean_data(json.loads(json.dumps(layers)))
+    assert "<script" not in clean["text/html"] and "1, 2, 3, 5, 6" in clean["text/html"]
     monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
     for strip in (pk.animate_path(pk.moves_to_path(pk.goal_state(3), "LU")),
                   pk.animate_bfs_layers(pk.goal_state(2, 3), max_depth=4)):

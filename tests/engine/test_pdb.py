@@ -113,10 +113,16 @@ def test_other_small_shapes_are_solved_optimally():
 
 
 @pytest.mark.parametrize("parts", [pdb._partition(4, 4, 0, "main"), pdb.PARTITION_4x4_KF,
-                                   pdb._partition(4, 4, 0, "big")])
+                                   pdb._partition(4, 4, 0, "big"),
+                                   pdb._partition(4, 4, 0, "small")])
 def test_each_15_puzzle_partition_holds_every_tile_once(parts):
     assert sorted(sum(parts, ())) == list(range(1, 16))
-    assert sorted(map(len, parts)) in ([3, 6, 6], [1, 7, 7])
+    assert sorted(map(len, parts)) in ([3, 6, 6], [1, 7, 7], [5, 5, 5])
+
+
+def test_the_small_table_set_is_the_main_one_below_the_15_puzzle():
+    assert pdb._partition(3, 3, 0, "small") == pdb._partition(3, 3, 0, "main")
+    assert pdb._partition(4, 4, 5, "small") == pdb._partition(4, 4, 5, "main")
 
 
 def test_the_table_set_is_asked_for_or_named_in_the_environment(tmp_path, monkeypatch):
@@ -277,6 +283,24 @@ def test_princeton_boards_with_the_blank_last_goal(fifteen, name):
     moves, _ = fast_idastar.idastar_pdb(flatten(start), flatten(goal), 4, 4)
     assert len(moves) == optimal
     assert pk.check_solution(start, goal, moves).ok
+
+
+@pytest.mark.slow
+def test_the_5_5_5_tables_solve_optimally_and_are_asked_for_by_solve(tmp_path, monkeypatch):
+    """The lecture demos' tables (three 1 MB tables, seconds to build): never above the
+    6-6-3 estimate's optimum, the same optimal length, only where asked for."""
+    monkeypatch.setenv("PUZZLEKIT_CACHE", str(tmp_path))
+    monkeypatch.delenv("PUZZLEKIT_PDB", raising=False)
+    _, tiles, optimal = min(korf100(), key=lambda r: r[2])
+    start, goal = unflatten(tiles, 4, 4), unflatten(KORF_GOAL, 4, 4)
+    r = pk.solve(start, goal, algorithm="idastar", heuristic="pdb", tables="5-5-5")
+    assert r.length == optimal and r.optimal
+    assert pdb.ready(goal, "5-5-5") and not pdb.ready(goal, "6-6-3")
+    h = pdb.pdb_heuristic(goal, "5-5-5").h
+    for _, tiles, optimal in korf100()[:20]:
+        assert manhattan(unflatten(tiles, 4, 4), goal) <= h(tiles) <= optimal
+    with pytest.raises(pk.PuzzleError, match="needs heuristic='pdb'"):
+        pk.solve(start, goal, algorithm="idastar", heuristic="manhattan", tables="5-5-5")
 
 
 @pytest.mark.slow

@@ -7,7 +7,6 @@ The live JupyterLab page is checked in tests/test_browser_lab.py."""
 
 from __future__ import annotations
 
-import base64
 import re
 from pathlib import Path
 
@@ -41,10 +40,12 @@ def files(tmp_path_factory) -> dict[str, Path]:
                            encoding="utf-8")
     out["feedback"].write_text(pages.feedback_page(pages.failing_submission()),
                                encoding="utf-8")
-    anim = pk.animate_path(pk.goal_state(3), "ULRD", frames_per_move=3)  # back home
+    anim = pk.animate_path(pk.goal_state(3), "ULRD")                    # back home
     anim.save(out["player"])
-    out["bfs"] = folder / "bfs.html"            # frames 640 px wide
+    out["bfs"] = folder / "bfs.html"            # the state graph (PNG frames: 640 px wide)
     pk.animate_bfs_layers(pk.goal_state(2, 3)).save(out["bfs"])
+    out["layers"] = folder / "layers.html"      # bars and boards (PNG frames: 656 px wide)
+    pk.animate_bfs_layers(pk.goal_state(3)).save(out["layers"])
     out["anim"] = anim  # type: ignore[assignment]
     return out
 
@@ -109,13 +110,14 @@ def test_stepping_the_player_changes_what_is_announced(files):
     with chromium(width=900, height=700) as page:
         page.goto(files["player"].as_uri(), wait_until="load")
         player = page.locator(".pk-player[data-ready]")
-        live, frame = page.locator(LIVE), player.locator(".pk-frame")
-        assert frame.get_attribute("alt") == anim.alts[0]
+        live, stage = page.locator(LIVE), player.locator(".pk-stage")
+        assert stage.get_attribute("aria-label") == anim.alts[0]
+        assert stage.get_attribute("role") == "img"            # one picture, named in words
         player.locator("[data-act=next]").click()
-        assert live.text_content() == anim.alts[1] == frame.get_attribute("alt")
+        assert live.text_content() == anim.alts[1] == stage.get_attribute("aria-label")
         player.locator("[data-act=last]").click()
         assert live.text_content() == anim.alts[-1]
-        assert "solved" in anim.alts[-1]
+        assert "move 4 of 4" in anim.alts[-1]
         # the keyboard alone: ← / → / Home step the player, also from its buttons
         player.locator("[data-act=first]").focus()
         page.keyboard.press("Home")
@@ -129,33 +131,57 @@ def test_stepping_the_player_changes_what_is_announced(files):
             ("button", "step forward"), ("button", "go to the end")} <= names
     assert ("status", "") in names or any(r == "status" for r, _ in names)
     assert ("slider", "move") in names
+    assert {("img", anim.alts[2]), ("image", anim.alts[2])} & names, sorted(names)
 
 
-def test_reduced_motion_shows_no_in_between_frames(files):
-    anim = files["anim"]
-    keys = {"data:image/png;base64," + base64.b64encode(anim.frames[k]).decode()
-            for k in anim.keys}
+TILE_AT = """([tile]) => [...document.querySelectorAll('.pk-stage > div')]
+    .find(t => t.textContent === tile)"""
+
+
+@pytest.mark.parametrize("reduced", [False, True])
+def test_tiles_slide_unless_the_reader_asked_for_reduced_motion(files, reduced):
+    """The tile that moves slides (a CSS transition) or, with reduced motion, jumps; either
+    way it ends one square over."""
     with chromium(width=900, height=700) as page:
-        page.emulate_media(reduced_motion="reduce")
+        if reduced:
+            page.emulate_media(reduced_motion="reduce")
         page.goto(files["player"].as_uri(), wait_until="load")
-        page.evaluate("""() => { window.shown = [];
-            const img = document.querySelector('.pk-frame');
-            new MutationObserver(() => window.shown.push(img.src))
-              .observe(img, {attributes: true, attributeFilter: ['src']}); }""")
         player = page.locator(".pk-player[data-ready]")
-        slider = player.locator(".pk-slider")
-        assert slider.get_attribute("max") == "4"             # 4 moves, no frames between
-        player.locator("[data-act=next]").click()
-        assert page.locator(LIVE).text_content() == anim.alts[anim.keys[1]]
-        player.locator(".pk-speed").select_option("4")
-        player.locator("[data-act=play]").click()
-        page.wait_for_function("s => s.value === '4'", arg=slider.element_handle(),
-                               timeout=20_000)
-        shown = page.evaluate("() => window.shown")
-    assert len(shown) >= 4 and set(shown) <= keys
+        before = page.evaluate(f"() => ({TILE_AT})(['6']).style.transform")
+        player.locator("[data-act=next]").click()      # U: tile 6 slides down
+        tile = page.evaluate(f"""() => {{ const t = ({TILE_AT})(['6']);
+            return [t.style.transition, t.style.transform]; }}""")
+    assert tile[0] == ("none" if reduced else tile[0]) and (reduced or "transform" in tile[0])
+    assert before == "translate(112px, 56px)" and tile[1] == "translate(112px, 112px)"
 
 
-@pytest.mark.parametrize("kind", ["demo", "feedback", "player", "bfs"])
+@pytest.mark.parametrize("kind", ["layers", "bfs", "player"])
+def test_an_animation_at_320_px_is_drawn_at_full_size(files, kind):
+    """No picture shrinks: the stage's boards keep their size and their text its size at
+    320 px as at 1280 px (PNG frames shrank to 40%: 264 of 656 px)."""
+    sizes = {}
+    for width in (1280, 320):
+        with chromium(width=width, height=700) as page:
+            page.goto(files[kind].as_uri(), wait_until="load")
+            sizes[width] = page.evaluate("""() => {
+                const shown = s => [...document.querySelectorAll(s)]
+                    .filter(e => e.getClientRects().length);
+                const boxes = shown('.pk-stage table, .pk-stage[role=img] > div')
+                    .map(e => [e.getBoundingClientRect().width,
+                               e.getBoundingClientRect().height]);
+                const fonts = shown('.pk-stage td, .pk-stage[role=img] > div, ' +
+                                    '.pk-bfs-head, .pk-bars-axis, .pk-bar-value')
+                    .map(e => getComputedStyle(e).fontSize);
+                const stage = document.querySelector('.pk-stage').getBoundingClientRect();
+                return {boxes, fonts, fits: stage.right <= window.innerWidth};
+            }""")
+    narrow, wide = sizes[320], sizes[1280]
+    assert narrow["fits"] and narrow["fonts"] and narrow["fonts"] == wide["fonts"], kind
+    # boards and tiles keep their size (bars and the graph take the room there is)
+    assert narrow["boxes"] == wide["boxes"] and (narrow["boxes"] or kind == "bfs"), kind
+
+
+@pytest.mark.parametrize("kind", ["demo", "feedback", "player", "bfs", "layers"])
 def test_at_320_px_every_control_shows_and_nothing_scrolls_sideways(files, kind):
     with chromium(width=320, height=640) as page:
         page.goto(files[kind].as_uri(), wait_until="load")
@@ -169,7 +195,7 @@ def test_at_320_px_every_control_shows_and_nothing_scrolls_sideways(files, kind)
         if kind != "demo":          # nbconvert's own page keeps its code cells' width
             width = page.evaluate("() => document.documentElement.scrollWidth")
             assert width <= 320, f"{kind}: the page is {width} px wide at 320 px"
-        if kind in ("player", "bfs"):
+        if kind in ("player", "bfs", "layers"):
             page.locator("details.pk-details summary").click()
         page.locator(".pk-player, .pk-diffview").first.scroll_into_view_if_needed()
         shot(page, f"a11y-320-{kind}")

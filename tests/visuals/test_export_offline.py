@@ -22,11 +22,11 @@ CELLS = [
     "import puzzlekit as pk\nstart = ((8, 0, 6), (5, 4, 7), (2, 3, 1))",
     "pk.show(start)",
     "pk.show_path(pk.moves_to_path(pk.goal_state(3), 'ULDR'))",
-    "pk.animate_path(pk.goal_state(3), 'ULDR', frames_per_move=2)",
+    "pk.animate_path(pk.goal_state(3), 'ULDR')",
     "from puzzlekit.visuals.display import show_diff\nshow_diff(pk.goal_state(3), "
     "pk.apply_moves(pk.goal_state(3), 'U'))",
 ]
-FRAMES = 1 + 4 * 2
+STEPS = 1 + 4
 LECTURE_COLOURS = {"8": "rgb(250, 128, 114)", "6": "rgb(255, 255, 0)", "": "rgb(255, 255, 255)",
                    "5": "rgb(255, 0, 0)", "1": "rgb(173, 216, 230)"}
 
@@ -189,23 +189,24 @@ def test_export_plays_offline(exported, kind):
         assert page.locator("table.pk-board").count() == 1 + 5 + 2
         player = page.locator(".pk-player[data-ready]")
         assert player.count() == 1, f"the player script did not run: {errors}"
-        frame, counter = player.locator(".pk-frame"), player.locator(".pk-counter")
+        stage, counter = player.locator(".pk-stage"), player.locator(".pk-counter")
         slider = player.locator(".pk-slider")
-        assert frame.evaluate("img => img.complete && img.naturalWidth > 0")
-        # the counter speaks in moves (two frames each here); the slider holds the frame
+        assert stage.locator("div").count() == 8        # the eight tiles, drawn by the script
+        # the counter speaks in moves; the slider holds the move
         assert counter.text_content() == "start · 4 moves" and slider.input_value() == "0"
-        first = frame.get_attribute("src")
+        first = stage.get_attribute("aria-label")
         player.locator("[data-act=next]").click()
-        assert counter.text_content() == "move 1 of 4" and frame.get_attribute("src") != first
+        assert counter.text_content() == "move 1 of 4"
+        assert stage.get_attribute("aria-label") != first
         player.locator("[data-act=last]").click()
         assert counter.text_content() == "move 4 of 4"
-        assert slider.input_value() == str(FRAMES - 1)
+        assert slider.input_value() == str(STEPS - 1)
         player.locator("[data-act=prev]").click()
-        assert slider.input_value() == str(FRAMES - 2)
+        assert slider.input_value() == str(STEPS - 2)
         player.locator("[data-act=first]").click()
         player.locator(".pk-speed").select_option("4")
         player.locator("[data-act=play]").click()
-        page.wait_for_function("s => s.value === '" + str(FRAMES - 1) + "'",
+        page.wait_for_function("s => s.value === '" + str(STEPS - 1) + "'",
                                arg=slider.element_handle(), timeout=20_000)
         assert "play" in player.locator("[data-act=play]").text_content()   # stopped at the end
         screenshot(page, f"export-offline-{kind}", full_page=True)
@@ -221,18 +222,18 @@ def test_the_sanitiser_removes_what_sanitisers_remove():
                                '<img src="data:image/png;base64,AA"><a>1 &lt; 2</a></div>')
 
 
-def test_sanitised_export_still_shows_coloured_boards_and_a_frame(exported):
+def test_sanitised_export_still_shows_coloured_boards_and_the_start(exported):
     bare = exported["bare"].read_text(encoding="utf-8")
     assert "<script" not in bare and "<style" not in bare and 'style="' in bare
     with chromium(width=1100, height=900) as page:
         offline(page)
         page.goto(exported["bare"].as_uri(), wait_until="load")
         assert cell_colours(page, 0)["8"] == LECTURE_COLOURS["8"]
-        diff_cells = page.locator("table.pk-board").nth(6).locator("td.pk-diff")
+        diff_cells = page.locator("table.pk-board").nth(7).locator("td.pk-diff")
         assert diff_cells.count() == 2
         assert diff_cells.first.evaluate("td => getComputedStyle(td).boxShadow") != "none"
-        frame = page.locator(".pk-player .pk-frame")
-        assert frame.evaluate("img => img.complete && img.naturalWidth > 0")
+        start = page.locator(".pk-player .pk-stage table.pk-board")     # the path's start
+        assert start.count() == 1 and cell_colours(page, 6)["8"] == LECTURE_COLOURS["8"]
         assert not page.locator(".pk-player .pk-controls").is_visible()   # no dead buttons
         screenshot(page, "export-sanitised", full_page=True)
 

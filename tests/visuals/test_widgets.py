@@ -165,6 +165,24 @@ def test_beyond_optimal_reach_the_solution_is_legal_and_labelled_not_shortest():
     assert game.solution().moves == plan.moves[1:]     # the plan is reused, not recomputed
 
 
+@needs_solver
+@pytest.mark.slow
+def test_a_15_puzzle_hint_builds_only_the_small_tables_when_the_default_ones_are_missing(
+        tmp_path, monkeypatch):
+    """A hint never waits half a minute or more for the 6-6-3 build: with an empty table
+    cache it plans on the 5-5-5 tables (seconds to build), still optimally."""
+    from puzzlekit.engine import pdb
+    monkeypatch.setenv("PUZZLEKIT_CACHE", str(tmp_path))
+    monkeypatch.delenv("PUZZLEKIT_PDB", raising=False)
+    monkeypatch.setattr(pdb, "_DATABASES", {})
+    from puzzlekit import scramble
+    goal = goal_state(4)
+    game = Game(state=scramble(4, moves=40, seed=5), goal=goal)
+    plan = game.solution()
+    assert plan.optimal and check_solution(game.state, goal, plan.moves).ok
+    assert pdb.ready(goal, "5-5-5") and not pdb.ready(goal, "6-6-3")
+
+
 # the widgets ##################################################################################
 
 
