@@ -8,8 +8,9 @@ then while student A's server runs four `setsid` CPU burners, a memory hog (3 Gi
 plain processes of their users (what LocalProcessSpawner gave); "after": each through
 serverwall.py with its default share (1 core, 2 GiB, 512 processes, /dev/shm 256 MiB;
 the home's volume 512 MiB here). The figure is B's time with the neighbour / alone
-(medians of PUZZLEKIT_BENCH_ROUNDS runs, default 3); the walls aim at 1.2x at most.
-Other work on the machine weighs on both figures alike.
+(medians of PUZZLEKIT_BENCH_ROUNDS runs, default 3, alone both before and after the
+neighbour's); the walls aim at 1.2x at most. Other work on the machine weighs on both
+figures alike: the load average is in the notes.
 """
 
 from __future__ import annotations
@@ -50,7 +51,7 @@ def as_student(user: str, argv: list[str], walls: bool) -> list[str]:
     if walls:
         return [sys.executable, "-I", str(REPO / "deploy" / "hub" / "serverwall.py"),
                 f"--user={user}", "--", *argv]
-    return ["runuser", "-u", user, "--", *argv]
+    return [classroom.system_tool("runuser"), "-u", user, "--", *argv]
 
 
 def timed_work(walls: bool) -> float:
@@ -75,18 +76,43 @@ def stop_noise(noise: subprocess.Popen, walls: bool) -> None:
     (Path(pwd.getpwnam(NEIGHBOUR).pw_dir) / "bench-filler").unlink(missing_ok=True)
 
 
+def neighbours_share() -> dict[str, Any]:
+    """What A's hog, /dev/shm filler and disk filler hold now (MiB; the hog: "killed" when
+    it is gone), seen through A's processes (their /dev/shm may be their own)."""
+    mib = 1 << 20
+    found: dict[str, Any] = {"hog MiB": "killed", "/dev/shm MiB": None, "home MiB": None}
+    home = Path(pwd.getpwnam(NEIGHBOUR).pw_dir) / "bench-filler"
+    found["home MiB"] = home.stat().st_size // mib if home.exists() else None
+    for pid in classroom.user_processes({pwd.getpwnam(NEIGHBOUR).pw_uid}):
+        proc = Path(f"/proc/{pid}")
+        try:
+            if b"bytearray" in (proc / "cmdline").read_bytes():
+                rss = next(line for line in (proc / "status").read_text().splitlines()
+                           if line.startswith("VmRSS:"))
+                found["hog MiB"] = int(rss.split()[1]) // 1024
+            shm = proc / "root" / "dev" / "shm" / "bench-filler"
+            if found["/dev/shm MiB"] is None and shm.exists():
+                found["/dev/shm MiB"] = shm.stat().st_size // mib
+        except (OSError, StopIteration):
+            continue
+    return found
+
+
 def measure(walls: bool) -> dict[str, Any]:
-    alone = statistics.median(timed_work(walls) for _ in range(ROUNDS))
+    """B's work alone (before and after the neighbour's run) and with the neighbour."""
+    alone = [timed_work(walls) for _ in range(ROUNDS)]
     env = {"HOME": pwd.getpwnam(NEIGHBOUR).pw_dir, "PATH": "/usr/bin:/bin"}
     noise = subprocess.Popen(as_student(NEIGHBOUR, ["bash", "-c", NOISE], walls), cwd="/",
                              env=env, start_new_session=True)
     try:
         time.sleep(3)                   # the burners run, the hog and fillers are at work
         noisy = statistics.median(timed_work(walls) for _ in range(ROUNDS))
+        held = neighbours_share()
     finally:
         stop_noise(noise, walls)
+    alone.extend(timed_work(walls) for _ in range(ROUNDS))
     return {"walls": "after: serverwall.py" if walls else "before: plain processes",
-            "alone s": alone, "with the neighbour s": noisy, "slowdown": noisy / alone}
+            "alone s": statistics.median(alone), "with the neighbour s": noisy, "slowdown": noisy / statistics.median(alone), **held}
 
 
 def main() -> Any:
@@ -107,9 +133,12 @@ def main() -> Any:
         classroom.remove_marked_users(MARKER)
         shutil.rmtree(base, ignore_errors=True)
     return {"title": title, "rows": rows,
-            "notes": [f"{os.cpu_count()} cores; medians of {ROUNDS} runs of an 8M-step loop"]}
+            "notes": [f"{os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the "
+                      f"end; medians of {ROUNDS} runs of an 8M-step loop"]}
 
 
 if __name__ == "__main__":
-    for row in main()["rows"]:
+    report = main()
+    for row in report["rows"]:
         print(row)
+    print(*report["notes"], sep="\n")

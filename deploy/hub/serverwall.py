@@ -9,7 +9,7 @@ this launcher, as root, with the class environment's Python:
 - cgroups (version 1, where the machine has them): the person's own group in each of the
   cpu, memory, pids and freezer hierarchies, `puzzlekit-hub/<user>` under the hub's own
   groups: equal cpu.shares for every person (four busy processes of one person weigh as
-  much as one of another's), at most `--cpus` cores' worth of CPU time, `--memory` bytes
+  much as one of another's; the hub's group as much as one process per person), at most `--cpus` cores' worth of CPU time, `--memory` bytes
   of memory (and of memory + swap, where the kernel counts swap), `--processes` tasks;
 - a PID namespace with its own /proc: the person's processes see only each other;
 - a mount namespace with private tmpfs folders on /dev/shm (`--shm` bytes) and on /tmp
@@ -86,7 +86,20 @@ def make_user_groups(user: str, limits: Limits) -> tuple[dict[str, str], list[st
             made[controller] = folder
         except OSError as e:
             notes.append(f"{controller}: {folder}: {e.strerror}: not limited")
+    weigh_the_hub(groups.get("cpu"))
     return made, notes
+
+
+def weigh_the_hub(cpu_group: str | None) -> None:
+    """The hub's cpu group weighs as much as one process of the machine per person with a
+    server (1024 each): the class as a whole gets what its people would get as plain
+    processes, shared equally between them, however many processes each of them runs."""
+    if cpu_group is None:
+        return
+    parent = os.path.dirname(cpu_group)
+    with contextlib.suppress(OSError):
+        people = sum(os.path.isdir(os.path.join(parent, n)) for n in os.listdir(parent))
+        _write(parent, "cpu.shares", str(1024 * max(1, people)))
 
 
 def private_mounts(limits: Limits) -> None:
@@ -178,6 +191,7 @@ def launch(username: str, limits: Limits, command: list[str]) -> int:
     os.write(ready_w, b"1")             # (kept open: its end tells the init we died)
     _, status = os.waitpid(child, 0)
     end_launch(groups)                  # whatever is left (nothing, normally) dies here
+    weigh_the_hub(groups.get("cpu"))
     return os.waitstatus_to_exitcode(status)
 
 
