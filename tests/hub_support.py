@@ -146,12 +146,14 @@ def as_user(hub: Hub, user: str, argv: list[str], *, cwd: str | None = None,
 
 
 def server_pid(user: str) -> int | None:
-    """The (machine's) pid of `user`'s running jupyterhub-singleuser, or None."""
+    """The (machine's) pid of `user`'s running jupyterhub-singleuser, or None (not the
+    first process of its PID namespace, serverwall.py's init, which names it too)."""
     import pwd
     uid = pwd.getpwnam(user).pw_uid
     for pid in classroom.user_processes({uid}):
         try:
-            if b"jupyterhub-singleuser" in Path(f"/proc/{pid}/cmdline").read_bytes():
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+            if b"jupyterhub-singleuser" in cmdline and b"serverwall.py" not in cmdline:
                 return pid
         except OSError:
             continue

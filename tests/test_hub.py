@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import re
 import shutil
+import signal
 import sqlite3
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -871,7 +873,8 @@ def test_a_fair_share_and_privacy(hub: Hub, browser: Any) -> None:
     inside, where their terminal runs: a student reads nothing of the hub's state, lists
     only their own processes, and their memory (a hog), processes (a fork bomb), /dev/shm
     and disk (fillers) stop at their share, each in their own groups, while another
-    student's server keeps working and their disk still takes files."""
+    student's server keeps working and their disk still takes files. Stopping the server
+    ends all of it."""
     import pwd
     t = time.monotonic()
     share, state = hub.settings.limits, Path(hub.settings.state)
@@ -944,8 +947,30 @@ def test_a_fair_share_and_privacy(hub: Hub, browser: Any) -> None:
     finally:
         in_server(hub, a, ["rm", "-f", "filler"])
     assert server_pid(a) == pid_a and server_pid(b) == pid_b
+
+    # stopping a server as the hub does (a signal to the launcher it started, the pid it
+    # watches) ends everything of theirs, a `setsid` sleeper too, and removes their groups
+    in_server(hub, a, ["bash", "-c", "setsid sleep 600 </dev/null >/dev/null 2>&1 &"])
+    launcher = parent_of(parent_of(pid_a))          # server <- namespace's init <- launcher
+    own = [f for f in groups[a].values() if f.endswith(f"/puzzlekit-hub/{a}")]
+    assert len(own) == 4, groups[a]                 # cpu, memory, pids, freezer
+    assert Path(f"/proc/{launcher}").stat().st_uid == 0
+    assert b"serverwall.py" in Path(f"/proc/{launcher}/cmdline").read_bytes()
+    os.kill(launcher, signal.SIGTERM)
+    deadline = time.monotonic() + 60
+    while (classroom.user_processes({uid_a}) or any(Path(f).exists() for f in own)) \
+            and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert classroom.user_processes({uid_a}) == []
+    assert not any(Path(folder).exists() for folder in own), own
+    assert server_pid(b) == pid_b
     TIMINGS["walls: a fair share and privacy (state, /proc, memory, processes, /dev/shm, "
-            "disk)"] = time.monotonic() - t
+            "disk, stop)"] = time.monotonic() - t
+
+
+def parent_of(pid: int) -> int:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(re.search(r"^PPid:\s+(\d+)", status, re.M).group(1))  # type: ignore[union-attr]
 
 
 #: forks children that wait until it cannot fork more; prints how many and why it stopped
