@@ -108,6 +108,8 @@ clean:
 # HUB_DOMAIN=example.edu (or localhost on one machine): each person's server on a
 # subdomain of its own, <user>.example.edu (wildcard DNS and certificate: the guide)
 # HUB_SETUP_ARGS="--hub-port N --proxy-api-port N --home-base DIR"
+# each person's share of the machine (the guide: "A fair share"; 0: not limited):
+# HUB_MEMORY=2G HUB_PROCESSES=512 HUB_SHM=256M HUB_TMP=512M HUB_CPUS=1 HUB_DISK=2G
 HUB_ENV    ?= /opt/puzzlekit-hub
 HUB_STATE  ?= /srv/puzzlekit-hub
 # the students' servers run this Python as themselves: it must live where all can read
@@ -118,6 +120,12 @@ COURSE_SOURCE ?= notebooks
 HUB_IP     ?= 0.0.0.0
 HUB_PORT   ?= 8000
 HUB_DOMAIN ?=
+HUB_MEMORY ?= 2G
+HUB_PROCESSES ?= 512
+HUB_SHM    ?= 256M
+HUB_TMP    ?= 512M
+HUB_CPUS   ?= 1
+HUB_DISK   ?= 2G
 HUB_STAMP  := $(HUB_ENV)/.installed-hub
 # where the class environment's kit was installed from, and when (pip's record of it)
 KIT_RECORD  = $(wildcard $(HUB_ENV)/lib/python3*/site-packages/puzzlekit-*.dist-info/direct_url.json)
@@ -155,7 +163,8 @@ hub-env: $(HUB_STAMP)
 HUB_SETUP = $(HUB_ENV)/bin/python deploy/hub/classroom.py setup --env-checked --env $(HUB_ENV) \
 	--state $(HUB_STATE) --roster $(ROSTER) --course-id $(COURSE_ID) \
 	--course-source $(COURSE_SOURCE) --exchange $(EXCHANGE) --ip $(HUB_IP) --port $(HUB_PORT) \
-	$(HUB_SETUP_ARGS)
+	--memory $(HUB_MEMORY) --processes $(HUB_PROCESSES) --shm $(HUB_SHM) --tmp $(HUB_TMP) \
+	--cpus $(HUB_CPUS) --disk $(HUB_DISK) $(HUB_SETUP_ARGS)
 
 hub-course: hub-env
 	$(HUB_SETUP)

@@ -3,13 +3,15 @@
 - `class_hub(roster, more_courses=...)`: `make hub` as the guide says, on free 127.0.0.1
   ports, with the class environment at $PUZZLEKIT_HUB_TEST_ENV (default
   /opt/puzzlekit-hub-test: built by the first run, then only the kit is reinstalled), the
-  users marked with `MARKER` and their homes, the exchange and the hub's state under a
-  fresh /tmp folder; before it, the guide's block that adds a course (`make hub-course`)
-  for each further course's roster; the test logs in with the first passwords the set-up
-  wrote; on exit the hub is stopped and the users, their processes and the folder removed;
+  users marked with `MARKER` and their homes (on volumes of `SHARE["disk"]`), the
+  exchange and the hub's state under a fresh folder of BASES; before it, the guide's block
+  that adds a course (`make hub-course`) for each further course's roster; the test logs
+  in with the first passwords the set-up wrote; on exit the hub is stopped and the users,
+  their processes and the folder removed;
 - `as_user(hub, name, argv)`: a command run as that Unix user, with the environment their
   server has (what their JupyterLab terminal runs: with the hub's API token of their
-  server while it runs);
+  server while it runs); `in_server(hub, name, argv)`: the same inside their running
+  server's walls (its namespaces and cgroups), where their terminal runs;
 - `UserSession`: a browser context logged in to the hub as one person, with calls to their
   own server's REST API (contents, as JupyterLab makes them).
 """
@@ -38,6 +40,11 @@ from browser_support import REPO, answers, free_port, require_chromium, stop_gro
 
 CLASS_ENV = Path(os.environ.get("PUZZLEKIT_HUB_TEST_ENV", "/opt/puzzlekit-hub-test"))
 MARKER = "puzzlekit-hub-test"            #: the GECOS field of every user the tests make
+BASES = Path("/srv/puzzlekit-hub-tests")  #: where each run's folder goes
+#: each person's share on the test's hub (make hub's HUB_* variables): small enough that a
+#: test fills each quickly, big enough for the class (JupyterLab, a kernel, nbgrader)
+SHARE = {"memory": "1G", "processes": 256, "shm": "64M", "tmp": "128M", "cpus": 1,
+         "disk": "256M"}
 sys.path.insert(0, str(REPO / "deploy" / "hub"))
 import classroom  # noqa: E402
 
@@ -91,7 +98,7 @@ class Hub:
     url: str                       #: http://127.0.0.1:PORT
     settings: Any                  #: classroom.Settings
     passwords: dict[str, str]
-    base: Path                     #: the /tmp folder of this run (homes, exchange, state)
+    base: Path                     #: the folder of this run (homes, exchange, state)
     process: subprocess.Popen
     log: Path
 
@@ -138,6 +145,67 @@ def as_user(hub: Hub, user: str, argv: list[str], *, cwd: str | None = None,
     return done
 
 
+def server_pid(user: str) -> int | None:
+    """The (machine's) pid of `user`'s running jupyterhub-singleuser, or None (not the
+    first process of its PID namespace, serverwall.py's init, which names it too)."""
+    import pwd
+    uid = pwd.getpwnam(user).pw_uid
+    for pid in classroom.user_processes({uid}):
+        try:
+            cmdline = Path(f"/proc/{pid}/cmdline").read_bytes()
+            if b"jupyterhub-singleuser" in cmdline and b"serverwall.py" not in cmdline:
+                return pid
+        except OSError:
+            continue
+    return None
+
+
+def cgroup_folders(pid: int) -> dict[str, str]:
+    """{controller: folder} of the cgroup (version 1) of process `pid`, per hierarchy."""
+    mounts = {}
+    for line in Path("/proc/self/mountinfo").read_text().splitlines():
+        parts = line.split()
+        sep = parts.index("-")
+        if parts[sep + 1] == "cgroup":
+            for option in parts[sep + 3].split(","):
+                mounts.setdefault(option, (parts[3], parts[4]))
+    out = {}
+    for line in Path(f"/proc/{pid}/cgroup").read_text().splitlines():
+        _, controllers, path = line.split(":", 2)
+        for c in controllers.split(","):
+            if c in mounts:
+                root, point = mounts[c]
+                out[c] = os.path.normpath(os.path.join(point, os.path.relpath(path, root)))
+    return out
+
+
+def in_server(hub: Hub, user: str, argv: list[str], *, timeout: float = 120,
+              check: bool = True) -> subprocess.CompletedProcess:
+    """Run `argv` as `user` inside their running server's walls, as their JupyterLab
+    terminal would: its PID and mount namespaces (nsenter) and its cgroups, their uid."""
+    import pwd
+    pw = pwd.getpwnam(user)
+    pid = server_pid(user)
+    assert pid is not None, f"{user}'s server is not running"
+    groups = cgroup_folders(pid)
+
+    def join_groups() -> None:
+        for folder in set(groups.values()):
+            with open(os.path.join(folder, "cgroup.procs"), "w") as f:
+                f.write(str(os.getpid()))
+
+    env = hub.server_env(user)
+    cmd = ["nsenter", f"--target={pid}", "--mount", "--pid", f"--wd={pw.pw_dir}", "--",
+           "setpriv", f"--reuid={pw.pw_uid}", f"--regid={pw.pw_gid}", "--init-groups", "--",
+           "env", "-i", *(f"{k}={v}" for k, v in env.items()), *argv]
+    done = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout,
+                          preexec_fn=join_groups)
+    if check:
+        assert done.returncode == 0, f"{argv} in {user}'s server failed:\n{done.stdout}\n" \
+                                     f"{done.stderr}"
+    return done
+
+
 def roster_csv(path: Path, roster: Sequence[tuple[str, str]]) -> Path:
     path.write_text("username,role,first_name,last_name,email\n"
                     + "".join(f"{u},{r},{u.split('-')[-1].title()},Tester,\n"
@@ -149,11 +217,13 @@ def roster_csv(path: Path, roster: Sequence[tuple[str, str]]) -> Path:
 def class_hub(roster: list[tuple[str, str]], artifacts: Path,
               more_courses: Sequence[tuple[list[tuple[str, str]], str]] = ()) -> Iterator[Hub]:
     """`make hub` for `roster` ((username, role) pairs) on free 127.0.0.1 ports, with the
-    users' homes, the exchange and the hub's state in a fresh /tmp folder. Before it, for
+    users' homes, the exchange and the hub's state in a fresh folder of BASES. Before it, for
     each of `more_courses` ((roster, the guide's shell block that adds a course)), the
     block runs with that roster and the test's folders and ports."""
     remove_leftovers()
-    base = Path(tempfile.mkdtemp(prefix="puzzlekit-hub-", dir="/tmp"))
+    # not in /tmp, which every user server has of its own
+    BASES.mkdir(mode=0o755, exist_ok=True)
+    base = Path(tempfile.mkdtemp(prefix="puzzlekit-hub-", dir=BASES))
     os.chmod(base, 0o755)
     (base / "home").mkdir()
     os.chmod(base / "home", 0o755)
@@ -161,7 +231,8 @@ def class_hub(roster: list[tuple[str, str]], artifacts: Path,
     setup_args = (f"--hub-port {free_port()} --proxy-api-port {free_port()} "
                   f"--home-base {base / 'home'} --comment {MARKER}")
     where = [f"HUB_ENV={CLASS_ENV}", f"HUB_STATE={state}", f"EXCHANGE={base / 'exchange'}",
-             "HUB_IP=127.0.0.1", f"HUB_PORT={port}", f"HUB_SETUP_ARGS={setup_args}"]
+             "HUB_IP=127.0.0.1", f"HUB_PORT={port}", f"HUB_SETUP_ARGS={setup_args}",
+             *(f"HUB_{k.upper()}={v}" for k, v in SHARE.items())]
     log = artifacts / "hub.log"
     env = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
            "LANG": "C.UTF-8", "HOME": "/root"}

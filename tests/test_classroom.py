@@ -124,6 +124,31 @@ def test_a_hub_set_up_before_it_held_several_courses_still_loads(tmp_path):
         s.course("ai-202")
 
 
+def test_each_persons_share_is_kept_in_hub_json_and_given_to_the_launcher(tmp_path):
+    """The limits `make hub` sets reach hub.json and, from it, serverwall.py's options; a
+    hub.json written before there were limits loads with the defaults."""
+    import dataclasses
+    share = classroom.Limits(memory=1 << 30, processes=64, shm=1 << 20, tmp=2 << 20,
+                             cpus=0.5, disk=3 << 30)
+    s = dataclasses.replace(settings(tmp_path, course("puzzlekit", "teacher", "alice")),
+                            limits=share)
+    (tmp_path / classroom.SETTINGS_FILE).write_text(json.dumps(dataclasses.asdict(s)))
+    assert classroom.load_settings(tmp_path).limits == share
+    assert share.launcher_args() == ["--memory=1073741824", "--processes=64",
+                                     "--shm=1048576", "--tmp=2097152", "--cpus=0.5"]
+    old = dataclasses.asdict(s)
+    del old["limits"]
+    (tmp_path / classroom.SETTINGS_FILE).write_text(json.dumps(old))
+    assert classroom.load_settings(tmp_path).limits == classroom.Limits()
+
+
+def test_the_class_folders_cannot_live_in_the_servers_private_tmp(tmp_path):
+    """Every server has a /tmp of its own: a home, exchange or state there would vanish."""
+    assert classroom.in_private_tmp("/tmp") and classroom.in_private_tmp("/var/tmp/x/y")
+    assert not classroom.in_private_tmp("/srv/puzzlekit-hub")
+    assert not classroom.in_private_tmp("/tmpfoo")
+
+
 def test_a_student_who_joins_a_second_course_is_told_where_their_work_went(tmp_path):
     """From the hub's next start nbgrader looks for their assignments in ~/COURSE/…: the
     set-up names the folders they fetched into ~/ as a student of one course."""

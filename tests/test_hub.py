@@ -21,8 +21,10 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import re
 import shutil
+import signal
 import sqlite3
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -36,10 +38,13 @@ from hub_support import (
     Hub,
     UserSession,
     as_user,
+    cgroup_folders,
     class_hub,
     classroom,
+    in_server,
     login,
     require_hub_machine,
+    server_pid,
     start_login,
     wait_for_lab,
 )
@@ -855,6 +860,131 @@ def test_a_students_page_reaches_nothing_of_another(hub: Hub, browser: Any) -> N
         assert got["typed"] == "no", (victim, got)
     TIMINGS["walls: a student's page at the hub's origin, opened by a student and the "
             "instructor, reaches nothing of theirs"] = time.monotonic() - t
+
+def test_a_fair_share_and_privacy(hub: Hub, browser: Any) -> None:
+    """Each person's server behind walls of its own (deploy/hub/serverwall.py), seen from
+    inside, where their terminal runs: a student reads nothing of the hub's state, lists
+    only their own processes, and their memory (a hog), processes (a fork bomb), /dev/shm
+    and disk (fillers) stop at their share, each in their own groups, while another
+    student's server keeps working and their disk still takes files. Stopping the server
+    ends all of it."""
+    import pwd
+    t = time.monotonic()
+    share, state = hub.settings.limits, Path(hub.settings.state)
+    a, b = ONLY_B, RIGHT
+    for user in (a, b):
+        if server_pid(user) is None:
+            login(browser, hub, user).context.close()
+    pid_a, pid_b = server_pid(a), server_pid(b)
+    uid_a = pwd.getpwnam(a).pw_uid
+
+    # the roster on the hub: hub.json (both courses' names) is root's alone
+    assert (state / classroom.SETTINGS_FILE).stat().st_mode & 0o777 == 0o600
+    peek = in_server(hub, a, ["bash", "-c", f"cat {state}/hub.json; ls {state}"], check=False)
+    assert peek.returncode and peek.stdout == "" and "Permission denied" in peek.stderr, peek
+
+    # /proc: their own processes only (pid 1, the namespace's init, is theirs too)
+    ps = in_server(hub, a, ["ps", "-e", "-o", "uid=,pid=,args="]).stdout.splitlines()
+    owners = {int(line.split()[0]) for line in ps}
+    assert owners == {uid_a}, ps
+    assert any("jupyterhub-singleuser" in line for line in ps), ps
+    proc = in_server(hub, a, ["bash", "-c", "stat -c %u /proc/[0-9]*"]).stdout.split()
+    assert {int(u) for u in proc} == {uid_a} and len(proc) < len(classroom.user_processes(
+        {p.pw_uid for p in pwd.getpwall()})), proc      # the machine has many more
+
+    # each person's own groups, with the same share
+    groups = {u: cgroup_folders(p) for u, p in ((a, pid_a), (b, pid_b))}
+    for user, folders in groups.items():
+        for c in ("cpu", "memory", "pids"):
+            assert folders[c].endswith(f"/puzzlekit-hub/{user}"), folders
+        assert Path(folders["memory"], "memory.limit_in_bytes").read_text().strip() \
+            == str(share.memory)
+        assert Path(folders["pids"], "pids.max").read_text().strip() == str(share.processes)
+        assert Path(folders["cpu"], "cpu.shares").read_text().strip() == "1024"
+    oom = Path(groups[a]["memory"], "memory.oom_control")
+
+    def oom_kills() -> int:
+        return int(dict(line.split() for line in oom.read_text().splitlines())["oom_kill"])
+
+    # a memory hog is stopped at the share (killed), and only it
+    python = f"{hub.settings.env}/bin/python"
+    kills = oom_kills()
+    hog = in_server(hub, a, [python, "-c", "held = []\nwhile True:\n"
+                             "    held.append(bytearray(64 << 20))"], check=False)
+    assert hog.returncode in (-9, 137) and oom_kills() > kills, hog
+    assert server_pid(a) == pid_a and server_pid(b) == pid_b
+
+    # a fork bomb: bounded by the share of processes
+    bomb = in_server(hub, a, [python, "-c", FORK_BOMB]).stdout.split()
+    assert int(bomb[0]) < share.processes and bomb[1] == "EAGAIN", bomb
+
+    # /dev/shm and /tmp: their own, of the share's size
+    mib = 1 << 20
+    shm = in_server(hub, a, ["dd", "if=/dev/zero", "of=/dev/shm/filler", f"bs={mib}",
+                             f"count={share.shm // mib + 16}"], check=False)
+    size = int(in_server(hub, a, ["stat", "-c", "%s", "/dev/shm/filler"]).stdout)
+    assert shm.returncode and "No space left" in shm.stderr and size <= share.shm, shm
+    assert not Path("/dev/shm/filler").exists()       # not the machine's /dev/shm
+    tmp = in_server(hub, a, ["df", "--block-size=1", "--output=size", "/tmp"]).stdout.split()
+    assert int(tmp[-1]) <= share.tmp, tmp
+    in_server(hub, a, ["rm", "/dev/shm/filler"])
+
+    # the disk: their home's volume fills up; another student's home still takes files
+    disk = in_server(hub, a, ["dd", "if=/dev/zero", "of=filler", f"bs={mib}",
+                              f"count={share.disk // mib + 16}"], check=False)
+    try:
+        size = (Path(pwd.getpwnam(a).pw_dir) / "filler").stat().st_size
+        assert disk.returncode and "No space left" in disk.stderr and size <= share.disk, disk
+        in_server(hub, b, ["dd", "if=/dev/zero", "of=not-full", f"bs={mib}", "count=8"])
+        in_server(hub, b, ["rm", "not-full"])
+    finally:
+        in_server(hub, a, ["rm", "-f", "filler"])
+    assert server_pid(a) == pid_a and server_pid(b) == pid_b
+
+    # stopping a server as the hub does (a signal to the launcher it started, the pid it
+    # watches) ends everything of theirs, a `setsid` sleeper too, and removes their groups
+    in_server(hub, a, ["bash", "-c", "setsid sleep 600 </dev/null >/dev/null 2>&1 &"])
+    launcher = parent_of(parent_of(pid_a))          # server <- namespace's init <- launcher
+    own = [f for f in groups[a].values() if f.endswith(f"/puzzlekit-hub/{a}")]
+    assert len(own) == 4, groups[a]                 # cpu, memory, pids, freezer
+    assert Path(f"/proc/{launcher}").stat().st_uid == 0
+    assert b"serverwall.py" in Path(f"/proc/{launcher}/cmdline").read_bytes()
+    os.kill(launcher, signal.SIGTERM)
+    deadline = time.monotonic() + 60
+    while (classroom.user_processes({uid_a}) or any(Path(f).exists() for f in own)) \
+            and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert classroom.user_processes({uid_a}) == []
+    assert not any(Path(folder).exists() for folder in own), own
+    assert server_pid(b) == pid_b
+    TIMINGS["walls: a fair share and privacy (state, /proc, memory, processes, /dev/shm, "
+            "disk, stop)"] = time.monotonic() - t
+
+
+def parent_of(pid: int) -> int:
+    status = Path(f"/proc/{pid}/status").read_text()
+    return int(re.search(r"^PPid:\s+(\d+)", status, re.M).group(1))  # type: ignore[union-attr]
+
+
+#: forks children that wait until it cannot fork more; prints how many and why it stopped
+FORK_BOMB = """
+import errno, os, signal, time
+kids, why = [], "none"
+try:
+    while len(kids) < 100_000:
+        pid = os.fork()
+        if pid == 0:
+            time.sleep(60)
+            os._exit(0)
+        kids.append(pid)
+except OSError as e:
+    why = errno.errorcode.get(e.errno, str(e.errno))
+for pid in kids:
+    os.kill(pid, signal.SIGKILL)
+for pid in kids:
+    os.waitpid(pid, 0)
+print(len(kids), why)
+"""
 
 # ----------------------------------------------------------------------------- Kubernetes
 # What can be checked without a cluster: the values against the chart's schema (merged

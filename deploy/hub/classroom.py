@@ -33,8 +33,15 @@ the hub's other courses, set up by earlier runs with other ids, are kept:
   every student's fetch and submit use only folders of the course's instructor; each
   instructor's nbgrader loads their course's config and refuses, at collect, a submission
   filed under another student's name or under a name that is not the course's student;
-- STATE/hub.json, the settings `jupyterhub_config.py` reads; STATE/hub (mode 0700) holds
-  the hub's database and cookie secret.
+- each person's share of the machine (`Limits`, hub.json's `limits`): the spawner starts
+  every server through `serverwall.py` (cgroups, a PID namespace with its own /proc,
+  private /dev/shm and /tmp); and every roster user's home on a volume of its own of
+  `--disk` bytes (STATE/volumes/USER.ext4, a loop-mounted ext4 file: a disk quota that
+  needs no quota support from the kernel), mounted again by each `make hub`;
+- STATE/hub.json, the settings `jupyterhub_config.py` reads (everyone's names and
+  e-mails: root only, mode 0600); STATE/hub (mode 0700) holds the hub's database and
+  cookie secret; STATE itself is mode 0711 (the students' Jupyter config in STATE/jupyter
+  is theirs to read, nothing else of it to list).
 """
 
 from __future__ import annotations
@@ -62,6 +69,7 @@ HERE = Path(__file__).resolve().parent
 ROLES = ("instructor", "student")
 USERNAME = re.compile(r"^[a-z_][a-z0-9_-]{0,31}$")
 SETTINGS_FILE = "hub.json"
+VOLUMES = "volumes"             #: STATE's folder of the homes' volumes (root only)
 PASSWORDS_FILE = "initial-passwords.csv"
 #: lab extensions of nbgrader that students do not get (the instructor's tools)
 STUDENT_DISABLED_LAB = ("@jupyter/nbgrader:formgrader", "@jupyter/nbgrader:create-assignment")
@@ -207,6 +215,22 @@ class Course:
     people: list[dict[str, str]] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Limits:
+    """Each person's share of the class server (hub.json's `limits`; 0: not limited)."""
+    memory: int = 2 << 30       #: bytes of memory (and swap) of all their processes
+    processes: int = 512        #: tasks (processes and threads) at once
+    shm: int = 256 << 20        #: bytes of their private /dev/shm
+    tmp: int = 512 << 20        #: bytes of their private /tmp (and /var/tmp)
+    cpus: float = 1.0           #: cores' worth of CPU time at most
+    disk: int = 2 << 30         #: bytes of their home's volume
+
+    def launcher_args(self) -> list[str]:
+        """serverwall.py's options for these limits (the disk is the home's volume)."""
+        return [f"--memory={self.memory}", f"--processes={self.processes}",
+                f"--shm={self.shm}", f"--tmp={self.tmp}", f"--cpus={self.cpus}"]
+
+
 @dataclass
 class Settings:
     """What `jupyterhub_config.py` needs, written by `setup` into STATE/hub.json."""
@@ -219,6 +243,7 @@ class Settings:
     hub_port: int = 8081
     proxy_api_port: int = 8001
     authenticator: str = "pam"
+    limits: Limits = field(default_factory=Limits)
 
     def course(self, course_id: str) -> Course:
         for c in self.courses:
@@ -292,6 +317,7 @@ def load_settings(state: str | os.PathLike[str]) -> Settings:
         data["courses"] = [{k: data.pop(k) for k in
                             ("course_id", "course_root", "instructor", "students", "people")}]
     data["courses"] = [Course(**c) for c in data["courses"]]
+    data["limits"] = Limits(**data.get("limits", {}))
     return Settings(**data)
 
 
@@ -616,6 +642,13 @@ def make_course_exchange(exchange: Path, course_id: str, instructor: str) -> lis
 
 # ---------------------------------------------------------------------------- setup
 
+def in_private_tmp(path: str | os.PathLike[str]) -> bool:
+    """Whether `path` is in /tmp or /var/tmp, which every server has of its own."""
+    real = Path(path).resolve()
+    return any(real == Path(t).resolve() or Path(t).resolve() in real.parents
+               for t in ("/tmp", "/var/tmp"))
+
+
 def check_course_people(course: Course, others: list[Course]) -> None:
     """Refuse what would mix two courses' roles: an instructor of two courses, or an
     instructor who is a student of another course (a person's server has one config)."""
@@ -663,7 +696,8 @@ def setup(*, env: str, state: str, roster: str, course_source: str, exchange: st
           course_id: str = "puzzlekit", ip: str = "0.0.0.0", port: int = 8000,
           hub_port: int = 8081, proxy_api_port: int = 8001, authenticator: str = "pam",
           home_base: str | None = None, comment: str = "",
-          passwords: dict[str, str] | None = None, check_env: bool = True) -> Settings:
+          passwords: dict[str, str] | None = None, check_env: bool = True,
+          limits: Limits = Limits()) -> Settings:
     """Make the course `course_id` on the hub (see the module's docstring), keeping the
     hub's other courses; returns the settings it wrote.
 
@@ -678,6 +712,13 @@ def setup(*, env: str, state: str, roster: str, course_source: str, exchange: st
     problems = env_problems(env) if check_env else []
     if problems:
         raise SetupError("the class environment is not ready:\n- " + "\n- ".join(problems))
+    if limits.tmp:
+        hidden = [f"{what} {where}" for what, where in (("the state", state), ("the exchange",
+                  exchange), ("the class environment", env), ("the homes", home_base or ""))
+                  if where and in_private_tmp(where)]
+        if hidden:
+            raise SetupError(f"each person's server gets a /tmp of its own, which hides "
+                             f"{', '.join(hidden)}: put them elsewhere (or --tmp 0)")
     people = read_roster(roster)
     instructor = next(p.username for p in people if p.role == "instructor")
     students = [p.username for p in people if p.role == "student"]
@@ -690,9 +731,12 @@ def setup(*, env: str, state: str, roster: str, course_source: str, exchange: st
     others = [c for c in before.courses if c.course_id != course_id] if before else []
     check_course_people(Course(course_id, "", instructor, students), others)
     state_dir.mkdir(parents=True, exist_ok=True)
-    os.chmod(state_dir, 0o755)
-    (state_dir / "hub").mkdir(exist_ok=True)
-    os.chmod(state_dir / "hub", 0o700)
+    os.chmod(state_dir, 0o711)          # STATE/jupyter is everyone's; nothing else to list
+    for private in ("hub", VOLUMES):
+        (state_dir / private).mkdir(exist_ok=True)
+        os.chmod(state_dir / private, 0o700)
+    if (state_dir / SETTINGS_FILE).exists():    # (a hub.json of earlier versions: 0644)
+        os.chmod(state_dir / SETTINGS_FILE, 0o600)
 
     new_passwords: list[tuple[str, str]] = []
     for person in people:
@@ -712,6 +756,12 @@ def setup(*, env: str, state: str, roster: str, course_source: str, exchange: st
             f.writelines(f"{u},{p}\n" for u, p in new_passwords)
         print(f"classroom: {len(new_passwords)} new user(s); their first passwords are in "
               f"{path} (root only): hand them out, users change them with `passwd`")
+    if limits.disk:     # this roster's people, and (after a reboot) the other courses'
+        for name in sorted({p.username for p in people} | set(before.usernames if before
+                                                               else ())):
+            note = mount_home_volume(name, state_dir / VOLUMES, limits.disk)
+            if note:
+                print(f"classroom: {note}")
 
     course_root = Path(pwd.getpwnam(instructor).pw_dir) / course_id
     if not course_root.exists():
@@ -733,7 +783,7 @@ def setup(*, env: str, state: str, roster: str, course_source: str, exchange: st
     settings = Settings(
         env=str(Path(env).resolve()), state=str(state_dir.resolve()), exchange=str(ex),
         courses=courses, ip=ip, port=port, hub_port=hub_port, proxy_api_port=proxy_api_port,
-        authenticator=authenticator)
+        authenticator=authenticator, limits=limits)
     # the exchange, and every course's folders in it, the instructor's: a student of one
     # course must not make another's first (nor this course's before its first release)
     notes = make_exchange_root(ex)
@@ -744,10 +794,57 @@ def setup(*, env: str, state: str, roster: str, course_source: str, exchange: st
     write_role_configs(state_dir, settings)
     import_students(env, instructor, course_root, str(ex),
                     [p for p in people if p.role == "student"], course_id=course_id)
-    (state_dir / SETTINGS_FILE).write_text(json.dumps(asdict(settings), indent=1))
+    with open(os.open(state_dir / SETTINGS_FILE, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600),
+              "w") as f:
+        f.write(json.dumps(asdict(settings), indent=1))
     for note in moved_work(settings, before):
         print(f"classroom: {note}")
     return settings
+
+
+def mount_home_volume(username: str, volumes: Path, size: int) -> str | None:
+    """Put `username`'s home on a volume of its own of `size` bytes (their disk quota): an
+    ext4 file in `volumes`, made once (sparse: it takes on the disk what they write), with
+    what their home held copied in, then loop-mounted on the home (nosuid, nodev). Again
+    after a reboot (`make hub`): mounted again. What to tell the instructor, if anything."""
+    pw = pwd.getpwnam(username)
+    home = Path(pw.pw_dir)
+    if os.path.ismount(home):
+        return None
+    image = volumes / f"{username}.ext4"
+    note = None
+    if not image.exists():
+        with open(os.open(image, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600), "wb") as f:
+            f.truncate(size)
+        _run([system_tool("mkfs.ext4"), "-q", "-F", "-m", "0", "-E",
+              f"root_owner={pw.pw_uid}:{pw.pw_gid}", str(image)], f"mkfs.ext4 {image}")
+        staging = Path(tempfile.mkdtemp(dir=volumes))
+        try:
+            _run([system_tool("mount"), "-o", "loop,nosuid,nodev", str(image), str(staging)],
+                 f"mount {image}")
+            try:
+                (staging / "lost+found").rmdir()
+                _run(["cp", "-a", f"{home}/.", str(staging)], f"copying {home} to its volume")
+            finally:
+                _run([system_tool("umount"), str(staging)], f"umount {staging}")
+        finally:
+            staging.rmdir()
+        note = f"{username}'s home is on a volume of its own: {image} ({size >> 20} MiB)"
+    elif image.stat().st_size != size:
+        note = (f"{username}'s volume {image} keeps its size ({image.stat().st_size >> 20} "
+                f"MiB): to change it, resize2fs it while the hub is stopped")
+    _run([system_tool("mount"), "-o", "loop,nosuid,nodev", str(image), str(home)],
+         f"mount {image} on {home}")
+    os.chown(home, pw.pw_uid, pw.pw_gid)
+    os.chmod(home, 0o700)
+    return note
+
+
+def _run(argv: list[str], what: str) -> None:
+    done = subprocess.run(argv, capture_output=True, text=True)
+    if done.returncode:
+        raise SetupError(f"{what} failed: {(done.stdout + done.stderr).strip()[-500:]} (the "
+                         "homes' volumes need loop devices: --disk 0 goes without them)")
 
 
 def import_students(env: str, instructor: str, course_root: Path, exchange: str,
@@ -810,6 +907,10 @@ def remove_marked_users(comment: str) -> list[str]:
             pids = user_processes(uids)
     removed = []
     for p in victims:
+        while os.path.ismount(p.pw_dir):      # their home's volume (the file stays)
+            if subprocess.run([system_tool("umount"), p.pw_dir]).returncode:
+                subprocess.run([system_tool("umount"), "--lazy", p.pw_dir])
+                break
         subprocess.run([system_tool("userdel"), "--remove", p.pw_name], capture_output=True)
         shutil.rmtree(p.pw_dir, ignore_errors=True)
         try:
@@ -843,6 +944,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--comment", default="", help="GECOS field of new users (tests mark theirs)")
     p.add_argument("--env-checked", action="store_true",
                    help="the class environment was just checked (make hub-env): skip that")
+    share = Limits()
+    p.add_argument("--memory", default=str(share.memory),
+                   help="each person's memory (with swap), e.g. 2G; 0: not limited")
+    p.add_argument("--processes", type=int, default=share.processes,
+                   help="each person's processes and threads at once; 0: not limited")
+    p.add_argument("--shm", default=str(share.shm), help="each person's private /dev/shm")
+    p.add_argument("--tmp", default=str(share.tmp), help="each person's private /tmp")
+    p.add_argument("--cpus", type=float, default=share.cpus,
+                   help="each person's CPU time at most, in cores; 0: not limited")
+    p.add_argument("--disk", default=str(share.disk),
+                   help="each person's home volume, e.g. 2G; 0: homes stay where they are")
     p = sub.add_parser("exchange", help="the exchange and one course's folders in it, owned by "
                        "its instructor (make exchange: a course on one machine)")
     p.add_argument("--exchange", required=True)
@@ -874,12 +986,16 @@ def main(argv: list[str] | None = None) -> int:
                   f"the exchange and you, so that they fetch and submit only there:\n"
                   + student_nbgrader_config(str(ex), {args.course_id: args.instructor}))
         elif args.command == "setup":
+            from puzzlekit.autograder.wall.config import parse_size   # the class env's kit
+            limits = Limits(memory=parse_size(args.memory), processes=args.processes,
+                            shm=parse_size(args.shm), tmp=parse_size(args.tmp),
+                            cpus=args.cpus, disk=parse_size(args.disk))
             s = setup(env=args.env, state=args.state, roster=args.roster,
                       course_source=args.course_source, exchange=args.exchange,
                       course_id=args.course_id, ip=args.ip, port=args.port,
                       hub_port=args.hub_port, proxy_api_port=args.proxy_api_port,
                       home_base=args.home_base, comment=args.comment,
-                      check_env=not args.env_checked)
+                      check_env=not args.env_checked, limits=limits)
             course = s.course(args.course_id)
             print(f"classroom: {course.course_id}: {len(course.students)} student(s), "
                   f"instructor {course.instructor}; the hub will listen on "
@@ -888,7 +1004,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"classroom: the hub holds {len(s.courses)} courses "
                       f"({', '.join(c.course_id for c in s.courses)}); a running hub "
                       "takes in a course when it starts again (`make hub`)")
-    except SetupError as e:
+    except (SetupError, ValueError) as e:
         print(f"classroom: {e}", file=sys.stderr)
         return 1
     return 0

@@ -13,7 +13,8 @@ Everything machine-specific comes from STATE/hub.json, written by `classroom.py 
   students) of each course; a student of several courses sees the assignments of the
   courses whose groups they are in (nbgrader's JupyterHubAuthPlugin asks the hub with
   their server's token, which may read their own groups);
-- JupyterHub's proxy is configurable-http-proxy from the class environment (npm).
+- JupyterHub's proxy is configurable-http-proxy from the class environment (npm);
+- each server behind a fair share and privacy (serverwall.py, hub.json's `limits`).
 """
 
 import os
@@ -22,7 +23,8 @@ from pathlib import Path
 
 from jupyterhub.spawner import LocalProcessSpawner
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
 from classroom import SERVER_TOKEN_SCOPES, load_settings, server_args, subdomain_host  # noqa: E402
 
 c = get_config()  # noqa: F821  (JupyterHub provides it)
@@ -61,7 +63,18 @@ c.JupyterHub.load_groups = s.groups()
 
 
 class ClassSpawner(LocalProcessSpawner):
-    """LocalProcessSpawner with the class environment and the Jupyter config of the role."""
+    """LocalProcessSpawner with the class environment and the Jupyter config of the role,
+    each server behind the walls of a fair share: started, as root, through serverwall.py
+    (the person's cgroups, a PID namespace with its own /proc, private /dev/shm and /tmp),
+    which drops to the person's uid itself. The hub watches and signals the launcher."""
+
+    def make_preexec_fn(self, name: str) -> None:
+        return None                 # serverwall.py becomes the person (after its walls)
+
+    async def start(self) -> tuple[str, int]:
+        self.cmd = [str(env / "bin" / "python"), "-I", str(HERE / "serverwall.py"),
+                    f"--user={self.user.name}", *s.limits.launcher_args(), "--", *SERVER_CMD]
+        return await super().start()
 
     def get_env(self) -> dict:
         e = super().get_env()
@@ -73,7 +86,8 @@ class ClassSpawner(LocalProcessSpawner):
 
 
 c.JupyterHub.spawner_class = ClassSpawner
-c.Spawner.cmd = [str(env / "bin" / "jupyterhub-singleuser")]
+SERVER_CMD = [str(env / "bin" / "jupyterhub-singleuser")]
+c.Spawner.cmd = SERVER_CMD
 c.Spawner.default_url = "/lab"
 # the same-origin walls every user server keeps (classroom.server_args: no websocket on the
 # cookie alone, a content-security policy), given on the command line, which no config wins

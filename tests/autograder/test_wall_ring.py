@@ -289,7 +289,7 @@ def test_a_cgroup_v2_group_is_emptied_with_cgroup_kill(token: str) -> None:
 
 
 def test_reported_cgroups_are_checked_before_use(tmp_path: Path) -> None:
-    version, bases = wall.cgroups._cgroup_bases()
+    version, bases = wall.cgroups.cgroup_bases()
     if not bases:
         pytest.skip("no cgroups here")
     key, base = next(iter(bases.items()))

@@ -24,11 +24,13 @@ if TYPE_CHECKING:
 
 
 
-def _cgroup_bases() -> tuple[int | None, dict[str, str]]:
+def cgroup_bases(controllers: tuple[str, ...] = ("pids", "memory", "freezer"),
+                 ) -> tuple[int | None, dict[str, str]]:
     """Where this process's launches make their groups: (cgroup version, {controller:
     this process's own group folder}). Version 1 has a hierarchy per controller (pids,
-    memory, freezer); version 2 one unified group, listed under each controller it offers
-    and under "unified". Version 1 wins where both are mounted (hybrid systems)."""
+    memory, freezer; the class server's walls add cpu); version 2 one unified group, listed
+    under each controller it offers and under "unified". Version 1 wins where both are
+    mounted (hybrid systems)."""
     try:
         with open("/proc/self/mountinfo") as f:
             mounts = [line.split() for line in f]
@@ -45,7 +47,7 @@ def _cgroup_bases() -> tuple[int | None, dict[str, str]]:
         fstype, options = parts[sep + 1], parts[sep + 3] if len(parts) > sep + 3 else ""
         mount_root, point = parts[3], parts[4]
         if fstype == "cgroup":
-            for controller in ("pids", "memory", "freezer"):
+            for controller in controllers:
                 if controller not in options.split(",") or controller in v1:
                     continue
                 own = [g[2] for g in groups if len(g) == 3 and controller in g[1].split(",")]
@@ -61,8 +63,8 @@ def _cgroup_bases() -> tuple[int | None, dict[str, str]]:
                         offered = f.read().split()
                 except OSError:
                     continue
-                v2 = {"unified": base, **{c: base for c in ("pids", "memory")
-                                            if c in offered}}
+                v2 = {"unified": base, **{c: base for c in controllers
+                                            if c in offered and c != "freezer"}}
     if "pids" in v1 or "memory" in v1:
         return 1, v1
     if v2:
@@ -72,7 +74,7 @@ def _cgroup_bases() -> tuple[int | None, dict[str, str]]:
 
 def _pids_bases() -> list[str]:
     """Folders of this process's pids cgroup (kept for callers of earlier versions)."""
-    _, bases = _cgroup_bases()
+    _, bases = cgroup_bases()
     return [bases["pids"]] if "pids" in bases else []
 
 
@@ -86,7 +88,7 @@ def status() -> WallStatus:
     if why is not None:
         problems.append(f"no user/network/pid namespaces: {why}")
     root = os.getuid() == 0
-    version, bases = _cgroup_bases()
+    version, bases = cgroup_bases()
     pids = bases.get("pids") if bases.get("pids") and os.access(bases["pids"], os.W_OK) \
         else None
     memory = bases.get("memory") if bases.get("memory") and \
@@ -112,7 +114,7 @@ def _write(path: str, text: str) -> None:
 def _launch_cgroups(config: WallConfig, warnings: list[str]) -> dict[str, str]:
     """Make this launch's cgroup(s), set their limits and move this process in; {controller
     or "unified": folder}. Everything the kernel starts inherits them."""
-    version, bases = _cgroup_bases()
+    version, bases = cgroup_bases()
     name = f"{os.getpid()}-{secrets.token_hex(4)}"
     made: dict[str, str] = {}
     errors: list[str] = []
@@ -209,7 +211,7 @@ def launch_cgroups(report: Any, launcher_pid: int) -> dict[str, str]:
     claimed = report.get("cgroups") if isinstance(report, dict) else None
     if not isinstance(claimed, dict):
         return {}
-    _, bases = _cgroup_bases()
+    _, bases = cgroup_bases()
     out: dict[str, str] = {}
     for key, path in claimed.items():
         if key not in bases or not isinstance(path, str):

@@ -22,8 +22,8 @@ from .cgroups import _launch_cgroups
 from .config import _DEVICES, _ENV_KEEP, _ENV_KEEP_PREFIXES
 from .linux import (
     _CLONE_NEWNET,
-    _CLONE_NEWNS,
-    _CLONE_NEWPID,
+    CLONE_NEWNS,
+    CLONE_NEWPID,
     _CLONE_NEWUSER,
     _FS_DEVICE,
     _FS_FILE_ONLY,
@@ -34,12 +34,12 @@ from .linux import (
     _MOUNT_ATTR_NODEV,
     _MOUNT_ATTR_NOSUID,
     _MOUNT_ATTR_RDONLY,
-    _MS_BIND,
-    _MS_NODEV,
-    _MS_NOEXEC,
-    _MS_NOSUID,
-    _MS_PRIVATE,
-    _MS_REC,
+    MS_BIND,
+    MS_NODEV,
+    MS_NOEXEC,
+    MS_NOSUID,
+    MS_PRIVATE,
+    MS_REC,
     _NET_BIND_TCP,
     _NET_CONNECT_TCP,
     _PR_CAP_AMBIENT,
@@ -47,20 +47,20 @@ from .linux import (
     _PR_CAPBSET_DROP,
     _PR_SET_DUMPABLE,
     _PR_SET_NO_NEW_PRIVS,
-    _PR_SET_PDEATHSIG,
+    PR_SET_PDEATHSIG,
     _SCOPE_ABSTRACT_UNIX_SOCKET,
     _SCOPE_SIGNAL,
     _count_tasks,
     _handled_fs,
-    _mount,
+    mount,
     _own_threads,
     _PathBeneathAttr,
-    _prctl,
+    prctl,
     _RulesetAttr,
     _set_mount_attr,
     _syscall,
     _umount,
-    _unshare,
+    unshare,
     _write_id_maps,
     landlock_abi,
 )
@@ -80,19 +80,19 @@ def _namespaces(network: bool, warnings: list[str]) -> tuple[bool, bool, bool, b
     net = 0 if network else _CLONE_NEWNET
     uid, gid = os.geteuid(), os.getegid()
     try:
-        _unshare(_CLONE_NEWUSER | _CLONE_NEWNS | _CLONE_NEWPID | net)
+        unshare(_CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | net)
     except OSError as exc:
         threads = _own_threads()
         hint = f"; the launcher runs {threads} threads and needs 1" if threads > 1 else ""
         warnings.append(f"no user namespace ({exc}{hint})")
-        for flags in (_CLONE_NEWNS | _CLONE_NEWPID | net, _CLONE_NEWNS | net, net,
-                      _CLONE_NEWNS):  # root can still do these
+        for flags in (CLONE_NEWNS | CLONE_NEWPID | net, CLONE_NEWNS | net, net,
+                      CLONE_NEWNS):  # root can still do these
             if flags == 0:
                 continue
             try:
-                _unshare(flags)
-                return (False, bool(flags & _CLONE_NEWNET), bool(flags & _CLONE_NEWNS),
-                        bool(flags & _CLONE_NEWPID))
+                unshare(flags)
+                return (False, bool(flags & _CLONE_NEWNET), bool(flags & CLONE_NEWNS),
+                        bool(flags & CLONE_NEWPID))
             except OSError:
                 continue
         if net:
@@ -152,7 +152,7 @@ def _bind_plan(layout: ScratchLayout, reads: list[str], fresh_proc: bool
 def _mount_proc(target: str, warnings: list[str]) -> bool:
     """A /proc of the new pid namespace on ``target``: the kernel's own processes only."""
     try:
-        _mount("proc", target, "proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC)
+        mount("proc", target, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC)
         return True
     except OSError as exc:
         warnings.append(f"no /proc of its own ({exc}): the kernel sees the machine's "
@@ -161,7 +161,7 @@ def _mount_proc(target: str, warnings: list[str]) -> bool:
 
 
 def _mount_home(target: str, size: int) -> None:
-    _mount("tmpfs", target, "tmpfs", _MS_NOSUID | _MS_NODEV, f"size={size},mode=0700")
+    mount("tmpfs", target, "tmpfs", MS_NOSUID | MS_NODEV, f"size={size},mode=0700")
 
 
 def _build_stage(stage: str, layout: ScratchLayout, binds: list[tuple[str, bool]],
@@ -169,7 +169,7 @@ def _build_stage(stage: str, layout: ScratchLayout, binds: list[tuple[str, bool]
                  workdir: str | None, warnings: list[str]) -> None:
     """Mount a tmpfs on ``stage``, bind (or link) every allowed path into it, mount the
     home (a size-limited tmpfs, or the fresh folder on disk) and a fresh /proc."""
-    _mount("tmpfs", stage, "tmpfs", _MS_NOSUID | _MS_NODEV, "mode=0755,size=4m")
+    mount("tmpfs", stage, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0755,size=4m")
     for real, _ in binds:
         target = stage + real
         if os.path.isdir(real):
@@ -177,8 +177,8 @@ def _build_stage(stage: str, layout: ScratchLayout, binds: list[tuple[str, bool]
         else:
             os.makedirs(os.path.dirname(target), exist_ok=True)
             open(target, "a").close()
-        recursive = _MS_REC if real != layout.ipc else 0
-        _mount(real, target, None, _MS_BIND | recursive)
+        recursive = MS_REC if real != layout.ipc else 0
+        mount(real, target, None, MS_BIND | recursive)
     for loc, text in sorted(links.items()):
         os.makedirs(os.path.dirname(stage + loc), exist_ok=True)
         if not os.path.lexists(stage + loc):
@@ -188,7 +188,7 @@ def _build_stage(stage: str, layout: ScratchLayout, binds: list[tuple[str, bool]
         _mount_home(stage + layout.home, home["limit"])
     else:
         os.close(_disk_home(dir_fd))
-        _mount(layout.home, stage + layout.home, None, _MS_BIND)
+        mount(layout.home, stage + layout.home, None, MS_BIND)
     fd = _open_dir(stage + layout.home)
     try:
         home["work"] = _fill_home(fd, workdir, warnings)
@@ -198,7 +198,7 @@ def _build_stage(stage: str, layout: ScratchLayout, binds: list[tuple[str, bool]
         os.makedirs(stage + "/proc", exist_ok=True)
         if not _mount_proc(stage + "/proc", warnings):
             home["fresh_proc"] = False
-            _mount("/proc", stage + "/proc", None, _MS_BIND | _MS_REC)
+            mount("/proc", stage + "/proc", None, MS_BIND | MS_REC)
             binds.append(("/proc", True))
     os.mkdir(stage + "/.oldroot")
 
@@ -210,7 +210,7 @@ def _private_root(layout: ScratchLayout, dir_fd: int, reads: list[str],
     binds, links = _bind_plan(layout, reads, home["fresh_proc"])
     stage = layout.root
     try:
-        _mount(None, "/", None, _MS_REC | _MS_PRIVATE)  # nothing propagates to the grader
+        mount(None, "/", None, MS_REC | MS_PRIVATE)  # nothing propagates to the grader
         try:
             _build_stage(stage, layout, binds, links, home, dir_fd, workdir, warnings)
             _syscall("pivot_root", ctypes.c_char_p(os.fsencode(stage)),
@@ -248,7 +248,7 @@ def _shared_home(layout: ScratchLayout, dir_fd: int, home: dict[str, Any], mntns
     where one can be mounted, else the fresh folder on disk (its size then unbounded)."""
     if mntns:
         with contextlib.suppress(OSError):
-            _mount(None, "/", None, _MS_REC | _MS_PRIVATE)
+            mount(None, "/", None, MS_REC | MS_PRIVATE)
         if home["fresh_proc"] and not _mount_proc("/proc", warnings):
             home["fresh_proc"] = False
     os.close(_disk_home(dir_fd))
@@ -276,10 +276,10 @@ def _drop_capabilities() -> None:
     except (OSError, ValueError):
         last = 40
     with contextlib.suppress(OSError):
-        _prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL)
+        prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL)
     for cap in range(last + 1):
         try:
-            _prctl(_PR_CAPBSET_DROP, cap)
+            prctl(_PR_CAPBSET_DROP, cap)
         except OSError:
             return  # not permitted (no CAP_SETPCAP): a plain user has no capability anyway
 
@@ -409,7 +409,7 @@ _FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT)
 def _die_with_parent() -> None:
     """SIGKILL this process when the process that started it dies (the grader)."""
     with contextlib.suppress(OSError, AttributeError):
-        _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+        prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     expected = os.environ.get("JPY_PARENT_PID", "")
     if expected.isdigit() and int(expected) != os.getppid():
         os._exit(1)   # the grader died before the line above
@@ -438,12 +438,12 @@ def _fork_init(fds: list[int]) -> None:
             _exit_like(status)
     os.close(alive_w)
     hide_command_line()     # before /proc is the namespace's own, mounted read-only
-    _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     if select.select([alive_r], [], [], 0)[0]:   # the launcher died before the line above
         os._exit(1)
     os.close(alive_r)
     with contextlib.suppress(OSError):
-        _prctl(_PR_SET_DUMPABLE, 0)     # the kernel, same uid, cannot ptrace its init
+        prctl(_PR_SET_DUMPABLE, 0)     # the kernel, same uid, cannot ptrace its init
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
@@ -525,7 +525,7 @@ def launch(scratch: str, config: WallConfig, cmd: Sequence[str], verbose: bool =
     home: dict[str, Any] = {"limit": config.scratch_limit, "fresh_proc": False, "work": None}
     if linux:  # Landlock and pivot_root also need _SYSCALLS
         try:
-            _prctl(_PR_SET_NO_NEW_PRIVS, 1)
+            prctl(_PR_SET_NO_NEW_PRIVS, 1)
         except OSError as exc:
             warnings.append(f"no_new_privs not set ({exc})")
         tasks = _count_tasks(os.getuid())

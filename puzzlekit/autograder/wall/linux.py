@@ -15,11 +15,11 @@ REPORT_NAME = ".wall.json"
 
 
 _PR_SET_NO_NEW_PRIVS, _PR_CAPBSET_DROP, _PR_CAP_AMBIENT = 38, 24, 47
-_PR_CAP_AMBIENT_CLEAR_ALL, _PR_SET_PDEATHSIG, _PR_SET_DUMPABLE = 4, 1, 4
-_CLONE_NEWNS, _CLONE_NEWUSER, _CLONE_NEWNET = 0x00020000, 0x10000000, 0x40000000
-_CLONE_NEWPID = 0x20000000
-_MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC = 1, 2, 4, 8
-_MS_BIND, _MS_REC, _MS_PRIVATE = 4096, 16384, 1 << 18
+_PR_CAP_AMBIENT_CLEAR_ALL, PR_SET_PDEATHSIG, _PR_SET_DUMPABLE = 4, 1, 4
+CLONE_NEWNS, _CLONE_NEWUSER, _CLONE_NEWNET = 0x00020000, 0x10000000, 0x40000000
+CLONE_NEWPID = 0x20000000
+_MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
+MS_BIND, MS_REC, MS_PRIVATE = 4096, 16384, 1 << 18
 _MNT_DETACH = 2
 _MAX_LINKS = 64
 _MOUNT_ATTR_RDONLY, _MOUNT_ATTR_NOSUID, _MOUNT_ATTR_NODEV = 1, 2, 4
@@ -84,19 +84,19 @@ def _syscall(name: str, *args: Any) -> int:
     return ret
 
 
-def _prctl(option: int, arg: int) -> None:
+def prctl(option: int, arg: int) -> None:
     ret = _libc().prctl(ctypes.c_int(option), ctypes.c_ulong(arg), ctypes.c_ulong(0),
                         ctypes.c_ulong(0), ctypes.c_ulong(0))
     if ret != 0:
         raise _oserror(f"prctl({option})")
 
 
-def _unshare(flags: int) -> None:
+def unshare(flags: int) -> None:
     if _libc().unshare(flags) != 0:
         raise _oserror("unshare")
 
 
-def _mount(source: str | None, target: str, fstype: str | None, flags: int,
+def mount(source: str | None, target: str, fstype: str | None, flags: int,
            data: str | None = None) -> None:
     enc = [None if s is None else os.fsencode(s) for s in (source, target, fstype, data)]
     if _libc().mount(enc[0], enc[1], enc[2], flags, enc[3]) != 0:

@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 
 from .linux import (
     _CLONE_NEWNET,
-    _CLONE_NEWNS,
-    _CLONE_NEWPID,
+    CLONE_NEWNS,
+    CLONE_NEWPID,
     _CLONE_NEWUSER,
-    _unshare,
+    unshare,
     _write_id_maps,
 )
 
@@ -46,7 +46,7 @@ def _probe_userns() -> str | None:
     if pid == 0:  # child: never returns
         code, message = 0, b""
         try:
-            _unshare(_CLONE_NEWUSER | _CLONE_NEWNET | _CLONE_NEWNS | _CLONE_NEWPID)
+            unshare(_CLONE_NEWUSER | _CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWPID)
             _write_id_maps(uid, gid)
         except OSError as exc:
             code, message = 1, str(exc).encode()
