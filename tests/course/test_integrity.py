@@ -999,7 +999,9 @@ def test_every_route_is_named_on_two_assignments() -> None:
 
 @pytest.mark.parametrize("assignment, grade_id, edit", [
     (A1, "findZero_tests", lambda s: "pass"),
-    (A2, "setup", lambda s: s.replace("    assert_solution(start, goal, path,", "    return #")),
+    # the grader's check_path, imported by the setup cell, swapped for one that passes all
+    (A2, "setup", lambda s: s.replace("import check_path, output_of", "import output_of\n\n"
+                                      "def check_path(*args, **kwargs):\n    return None\n")),
     (A3, "hamming_tests", lambda s: "\n".join(s.splitlines()[1:])),
     (A4, "idastar_tests", lambda s: "check_path = print\n" + s),
 ])
