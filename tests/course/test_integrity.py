@@ -673,7 +673,8 @@ def slow():
      "s.solve = lambda *a, **k: None"),
     ("builtins", "import-builtins", "import builtins\nbuiltins.len = lambda x: 32"),
     ("builtins", "__builtins__", "__builtins__.isinstance = lambda *a: True"),
-    ("builtins", "shadows-isinstance", "def isinstance(*a):\n    return True"),
+    # a builtin every notebook's tests still read (03's isinstance moved into the checks)
+    ("builtins", "shadows-with-def", "def len(*a):\n    return 32"),
     ("builtins", "shadows-len", "len = lambda x: 32"),
     ("sys-hooks", "excepthook", "import sys\nsys.excepthook = lambda *a: None"),
     ("sys-hooks", "settrace", "import sys\nsys.settrace(lambda *a: None)"),
