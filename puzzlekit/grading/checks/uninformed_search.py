@@ -1,8 +1,8 @@
 """Checks of notebook 02, Uninformed search (see `puzzlekit.grading.checks`).
 
-`check_path` and `output_of` (from `.paths`) are the notebook's own helpers (its setup cell
-imports them for the hidden tests); the `check_*` of each exercise run the student's search as its
-visible test did, with puzzlekit's searches forbidden and the test's computing time.
+The `check_*` of each exercise run the student's search as its visible test did, with
+puzzlekit's searches forbidden and the test's computing time. `check_path` and `output_of`
+(`.paths`), which the notebook's setup cell imports for the hidden tests, do the rest.
 """
 
 from __future__ import annotations
@@ -23,8 +23,7 @@ from ..messages import partly, passed
 from . import forbids
 from .paths import check_path, output_of
 
-__all__ = ["output_of", "check_path", "check_search", "check_search_report", "check_bfs",
-           "check_dfs", "check_iddfs", "cost_of", "check_cheapest", "check_ucs", "passed"]
+__all__ = ["check_search", "check_search_report", "check_bfs", "check_dfs", "check_iddfs", "cost_of", "check_cheapest", "check_ucs", "passed"]
 
 #: the references a search of this notebook may not call
 SEARCHES = ("solve", "search", "bfs_layers")
