@@ -16,14 +16,16 @@ from ...puzzle.board import State, goal_state
 from ...puzzle.formats import from_flat
 from ...puzzle.lecture import nextStates as lecture_nextStates
 from ...puzzle.moves import path_to_moves
+from ...puzzle.scrambles import shuffle_pos as reference_shuffle_pos
 from ...puzzle.scrambles import state_at_depth
-from .. import Recorder, assert_equal, counted, forbid_reference, recording, run_with_timeout
-from ..diagnose import diagnose_cost, diagnose_report, diagnose_search
+from .. import Recorder, assert_board_equal, assert_equal, counted, forbid_reference, recording, run_with_timeout
+from ..diagnose import diagnose_cost, diagnose_report, diagnose_search, diagnose_shuffle
 from ..messages import partly, passed
 from . import forbids
 from .paths import check_path, output_of
 
-__all__ = ["check_search", "check_search_report", "check_bfs", "check_dfs", "check_iddfs", "cost_of", "check_cheapest", "check_ucs", "passed"]
+__all__ = ["check_search", "check_search_report", "check_bfs", "check_dfs", "check_iddfs",
+           "SHUFFLES", "shuffled", "check_shuffle_pos", "check_solve_pos", "cost_of", "check_cheapest", "check_ucs", "passed"]
 
 #: the references a search of this notebook may not call
 SEARCHES = ("solve", "search", "bfs_layers")
@@ -133,3 +135,50 @@ def check_ucs(ucs: Callable[..., Any], goal: State, moves_away: int, seed: int,
     with forbid_reference("solve"):
         path, total = run_with_timeout(6, ucs, S, goal, dict(prices))
     check_cheapest(S, goal, path, total, prices, what)
+
+
+#: the references shuffle_pos may not call
+SHUFFLES = ("shuffle_pos", "random_walk", "scramble")
+
+
+@forbids(*SHUFFLES)
+def shuffled(shuffle_pos: Callable[[int], Any], random: Any, n: int) -> tuple[Any, Any]:
+    """shuffle_pos(n), and why it may differ from the course's (from the states of
+    `random` before and after the call). `random`: the test's own module (the grader gives
+    a test cell a `random` of its own), never this module's import."""
+    before = random.getstate()
+    with forbid_reference(*SHUFFLES):
+        position = shuffle_pos(n)
+    return position, diagnose_shuffle(n, position, before, random.getstate())
+
+
+@forbids(*SHUFFLES)
+def check_shuffle_pos(shuffle_pos: Callable[[int], Any], random: Any, seed: int,
+                      expected: Sequence[list[Any]]) -> None:
+    """After random.seed(seed), shuffle_pos(1), shuffle_pos(2), ... must give the positions
+    `expected`, in turn; the first call that went astray says why (`diagnose_shuffle`)."""
+    random.seed(seed)
+    got = [shuffled(shuffle_pos, random, n) for n in range(1, len(expected) + 1)]
+    for n, ((g, _), e) in enumerate(zip(got, expected), start=1):
+        why = next((w for _, w in got[:n] if w), None)    # the first call that went astray
+        what = f"shuffle_pos({n}) after random.seed({seed}) and the calls before it"
+        assert_board_equal(g, e, what=what, why=why)
+        assert_equal(g, e, what, why=why)
+
+
+@forbids(*SEARCHES)
+def check_solve_pos(solve_pos: Callable[..., Any], random: Any, seed: int,
+                    scrambles: Sequence[int]) -> None:
+    """After random.seed(seed), each position puzzlekit's shuffle_pos makes with `scrambles`
+    moves (in turn) must be solved by solve_pos(p, 20): it returns the number of moves of a
+    shortest solution (puzzlekit's solver knows it) and prints the positions on the way.
+    `random`: the test's own module, as for `shuffled`."""
+    random.seed(seed)
+    for n in scrambles:
+        p = reference_shuffle_pos(n)
+        shortest = solve(from_flat(p)).length
+        with forbid_reference(*SEARCHES):
+            moves, text = output_of(run_with_timeout, 6, solve_pos, list(p), 20)
+        assert_equal(moves, shortest, f"solve_pos({p}, 20) should return the number of moves")
+        assert "unsolved" not in text, "solve_pos printed 'unsolved' for a board it solved"
+        assert text.strip(), "solve_pos should print the positions along the way"
