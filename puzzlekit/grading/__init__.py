@@ -453,7 +453,10 @@ def _caller_namespaces() -> list[dict[str, Any]]:
     frame = inspect.currentframe()
     while frame is not None:
         g = frame.f_globals
-        if g.get("__name__") not in (__name__, "contextlib") and all(g is not s for s in spaces):
+        module = str(g.get("__name__"))
+        # the test's own frame: past the grading wing (its checks too) and contextlib
+        if module != "contextlib" and module != __name__ and \
+                not module.startswith(f"{__name__}.") and all(g is not s for s in spaces):
             spaces.append(g)
             break
         frame = frame.f_back

@@ -673,7 +673,8 @@ def slow():
      "s.solve = lambda *a, **k: None"),
     ("builtins", "import-builtins", "import builtins\nbuiltins.len = lambda x: 32"),
     ("builtins", "__builtins__", "__builtins__.isinstance = lambda *a: True"),
-    ("builtins", "shadows-isinstance", "def isinstance(*a):\n    return True"),
+    # a builtin every notebook's tests still read (03's isinstance moved into the checks)
+    ("builtins", "shadows-with-def", "def len(*a):\n    return 32"),
     ("builtins", "shadows-len", "len = lambda x: 32"),
     ("sys-hooks", "excepthook", "import sys\nsys.excepthook = lambda *a: None"),
     ("sys-hooks", "settrace", "import sys\nsys.settrace(lambda *a: None)"),
@@ -1000,7 +1001,9 @@ def test_every_route_is_named_on_two_assignments() -> None:
 
 @pytest.mark.parametrize("assignment, grade_id, edit", [
     (A1, "findZero_tests", lambda s: "pass"),
-    (A2, "setup", lambda s: s.replace("    assert_solution(start, goal, path,", "    return #")),
+    # the grader's check_path, imported by the setup cell, swapped for one that passes all
+    (A2, "setup", lambda s: s.replace("import check_path, output_of", "import output_of\n\n"
+                                      "def check_path(*args, **kwargs):\n    return None\n")),
     (A3, "hamming_tests", lambda s: "\n".join(s.splitlines()[1:])),
     (A4, "idastar_tests", lambda s: "check_path = print\n" + s),
 ])

@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ... import registry
+from ...grading.checks import forbidden_by
 from .cells import _is_locked, _is_solution, _is_test, _meta, _parse, _source_text
 from .scopes import _global_loads, _module_bound, _module_level, _stmt_binds
 from .values import _fold, _import_val, _module_val
@@ -30,6 +31,19 @@ def _is_forbid_call(node: ast.Call) -> bool:
     f = node.func
     name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else ""
     return name in ("forbid_reference", "forbidding")
+
+
+def _imported_checks(tree: ast.Module) -> dict[str, tuple[str, str]]:
+    """name -> (module, name) of each check a test cell imports from the grading wing's
+    checks (`puzzlekit.grading.checks`): the references such a check forbids are the
+    cell's, as if it called ``forbid_reference`` itself."""
+    found: dict[str, tuple[str, str]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and \
+                node.module.startswith("puzzlekit.grading.checks"):
+            for alias in node.names:
+                found[alias.asname or alias.name] = (node.module, alias.name)
+    return found
 
 
 def _constants(tree: ast.Module, consts: dict[str, object]) -> None:
@@ -87,9 +101,13 @@ class _Exercise:
                     helpers[stmt.name] = _global_loads(stmt)
             if _is_test(cell):
                 forbidden: set[str] = set()
+                checks = _imported_checks(tree)
                 for node in ast.walk(tree):
                     if isinstance(node, ast.Call) and _is_forbid_call(node):
                         forbidden |= _forbid_args(node, consts)
+                    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) \
+                            and node.func.id in checks:
+                        forbidden |= set(forbidden_by(*checks[node.func.id]))
                 tests.append((tree, forbidden))
         self.base_forbidden: dict[str, set[str]] = {}
         relied: set[str] = set()
