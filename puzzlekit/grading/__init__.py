@@ -411,7 +411,7 @@ def _path_board(x: object, start: State) -> object:
 # ---------------------------------------------------------------------------
 # Making sure students write the function themselves
 
-class _Forbidden:
+class Forbidden:
     """Stands in for a reference function while a student's code runs."""
 
     def __init__(self, name: str, calls: list[str]) -> None:
@@ -441,7 +441,7 @@ def _restore_leftovers(originals: dict[str, object]) -> None:
             continue
         space = getattr(module, "__dict__", {})
         for key, value in list(space.items()):
-            if isinstance(value, _Forbidden) and value.name in originals:
+            if isinstance(value, Forbidden) and value.name in originals:
                 space[key] = originals[value.name]
 
 
@@ -528,7 +528,7 @@ def forbidding(*names: str) -> Iterator[list[str]]:
     originals = {name: func for name, (_, func) in found.items()}
     behind = _functions_behind(tuple(found))
     for name, (module, _) in found.items():
-        stand_in = _Forbidden(name, calls)
+        stand_in = Forbidden(name, calls)
         for space in (vars(module), vars(sys.modules["puzzlekit"])):   # the front's copy
             patches.append((space, name, space.get(name, _ABSENT)))
             space[name] = stand_in
@@ -537,7 +537,7 @@ def forbidding(*names: str) -> Iterator[list[str]]:
             for name, func in originals.items():
                 if value is func:
                     patches.append((space, key, value))
-                    space[key] = _Forbidden(name, calls)
+                    space[key] = Forbidden(name, calls)
     # the function objects themselves: whoever holds one calls the stand-in's code
     stand_ins: dict[int, tuple[types.FunctionType, str]] = {}
     for name, functions in behind.items():

@@ -37,7 +37,7 @@ from .display import (
     BLANK_GOES,
     KIT_MIME,
     HTMLView,
-    _path_states,
+    path_states,
     board_html,
     board_words,
     fresh_id,
@@ -309,14 +309,14 @@ def player_html(anim: Animation) -> str:
 
 # ----------------------------------------------------------------------------- solution paths
 
-def _path_input(path: Sequence[State] | State, moves: str | None) -> tuple[list[State], str]:
+def path_input(path: Sequence[State] | State, moves: str | None) -> tuple[list[State], str]:
     """A path given as states, or as a start state plus a move string."""
     if moves is not None and path and isinstance(path, Sequence) and path and \
             isinstance(path[0], Sequence) and path[0] and isinstance(path[0][0], int):
         start = validate_state(path)
         letters = normalize_moves(moves)
         return moves_to_path(start, letters), letters
-    states = _path_states(path)  # type: ignore[arg-type]
+    states = path_states(path)  # type: ignore[arg-type]
     letters = ""
     for i, (a, b) in enumerate(zip(states, states[1:])):
         m = move_between(a, b)
@@ -338,7 +338,7 @@ def animate_path(path: Sequence[State] | State, moves: str | None = None, *,
     a move string. `interval`: milliseconds per move at 1× speed (the slide takes
     at most 250 ms of it); `cell_px`: pixels per square.
     """
-    states, letters = _path_input(path, moves)
+    states, letters = path_input(path, moves)
     rows, cols = shape(states[0])
     if max(rows, cols) > 12:
         raise PuzzleError(f"animations go up to 12×12 boards; this one is {rows}×{cols}")

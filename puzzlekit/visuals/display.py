@@ -366,7 +366,7 @@ def show(state: State, goal: State | None = None, **kw: object) -> HTMLView:
 
 # ----------------------------------------------------------------------------- paths
 
-def _path_states(path: Sequence[State]) -> list[State]:
+def path_states(path: Sequence[State]) -> list[State]:
     """The validated states of a path: a list of states or a solver result (`.path`)."""
     if not isinstance(path, Sequence) and isinstance(getattr(path, "path", None), Sequence):
         path = path.path  # type: ignore[attr-defined]
@@ -422,7 +422,7 @@ def path_html(path: Sequence[State], moves: str | None = None, per_row: int | No
 
     Rows wrap to the width of the page, or hold `per_row` boards each when given.
     """
-    states = _path_states(path)
+    states = path_states(path)
     _check_side(states[0])
     letters = _letters(states, moves)
     if per_row is not None and (not isinstance(per_row, int) or per_row < 1):
@@ -451,7 +451,7 @@ def show_path(path: Sequence[State], moves: str | None = None, per_row: int | No
               **kw: object) -> HTMLView:
     """The path as a displayable object (HTML in Jupyter, `path_str` text in a terminal)."""
     html = path_html(path, moves, per_row, **kw)  # type: ignore[arg-type]
-    states = _path_states(path)
+    states = path_states(path)
     letters = _letters(states, moves)
     bundle = kit_bundle("path", states=states, moves=moves, per_row=per_row,
                         goal=kw.get("goal"), cell_size=kw.get("cell_size"))

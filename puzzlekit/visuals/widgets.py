@@ -22,7 +22,7 @@ from ..context import under_autograder
 from ..puzzle.board import State, flatten, resolve_goal
 from ..puzzle.geometry import INVERSE
 from ..puzzle.text import board_str
-from .animation import _path_input
+from .animation import path_input
 from .display import (
     BLANK_GOES,
     KIT_MIME,
@@ -68,7 +68,7 @@ class PathPlayer(W.VBox):
 
     def __init__(self, path: object, moves: str | None = None, *, goal: State | None = None,
                  speed: int = 3) -> None:
-        self.path, self.letters = _path_input(path, moves)  # type: ignore[arg-type]
+        self.path, self.letters = path_input(path, moves)  # type: ignore[arg-type]
         self.goal = resolve_goal(self.path[0], goal if goal is not None else self.path[-1])
         self._html: dict[int, str] = {}
         last = len(self.path) - 1

@@ -514,14 +514,14 @@ def test_a_hostile_kernel_fails_only_its_own_tests(tmp_path, monkeypatch):
 
 
 def test_a_module_the_kernel_names_is_imported_only_from_a_short_list():
-    from puzzlekit.autograder.grader.judge import _own_module
+    from puzzlekit.autograder.grader.judge import own_module
     imported: list[str] = []
 
     def importer(name, *rest):
         imported.append(name)
         return __import__(name, fromlist=["__name__"])
-    assert _own_module("math", importer) is not None
-    assert _own_module("test.autotest", importer) is None       # would run a test suite
-    assert _own_module("antigravity", importer) is None
-    assert _own_module("my_helpers", importer) is None          # a student's file
+    assert own_module("math", importer) is not None
+    assert own_module("test.autotest", importer) is None       # would run a test suite
+    assert own_module("antigravity", importer) is None
+    assert own_module("my_helpers", importer) is None          # a student's file
     assert imported == ["math"]

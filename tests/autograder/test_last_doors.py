@@ -469,6 +469,12 @@ def test_tampering_with_the_forbid_earns_nothing_and_the_grader_says_what_it_saw
     monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
     prelude, inside = TAMPERING[attack]
     answers = {gid: prelude + stub.format(inside) for gid, stub in STUB.items()}
+    # the instructor's own answers to three other exercises, graded in the same notebook
+    model = {c.metadata["nbgrader"]["grade_id"]: c.source
+             for c in source_notebook("02-uninformed-search").cells
+             if c.metadata.get("nbgrader", {}).get("solution")}
+    answers.update({gid.replace("_tests", "_solution"): model[gid.replace("_tests", "_solution")]
+                    for gid in HONEST})
     kept: list[Any] = []
     graded = grade("02-uninformed-search", answers, keep=kept)
     earned = sum(graded[g][0] for g in ("search_tests", "bfs_tests", "bfs_hard_tests",

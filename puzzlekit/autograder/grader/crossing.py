@@ -2,11 +2,11 @@
 
 The judge's helpers for the values that are not plain data (`puzzlekit.autograder.wire`
 carries those): which exception class a kernel's class chain may stand for
-(`_real_exception`), which module a student's name may be the judge's own import of
-(`_own_module`), which of a test's functions and constants the kernel can have as the
-same thing (`_constant`, `_by_name`), how a call's arguments are updated in place as the
-student's code left them (`_write_back`), and the names a cell binds or reads
-(`bound_names`, `_names_used`). Used by `puzzlekit.autograder.grader.judge` only.
+(`real_exception`), which module a student's name may be the judge's own import of
+(`own_module`), which of a test's functions and constants the kernel can have as the
+same thing (`constant`, `by_name`), how a call's arguments are updated in place as the
+student's code left them (`write_back`), and the names a cell binds or reads
+(`bound_names`, `names_used`). Used by `puzzlekit.autograder.grader.judge` only.
 """
 
 from __future__ import annotations
@@ -35,10 +35,10 @@ def bound_names(source: str) -> set[str]:
     return names
 
 
-_BUILTIN_ERRORS = {name: cls for name, cls in vars(builtins).items()
+BUILTIN_ERRORS = {name: cls for name, cls in vars(builtins).items()
                    if isinstance(cls, type) and issubclass(cls, Exception)}
 #: the roots every exception's chain ends with
-_ROOTS = frozenset({("builtins", "BaseException"), ("builtins", "Exception")})
+ROOTS = frozenset({("builtins", "BaseException"), ("builtins", "Exception")})
 #: modules the kernel may not name for a real class or a module of the judge's own
 _NOT_OWN = frozenset({"__main__", "antigravity", "this", "idlelib", "turtle", "turtledemo",
                       "tkinter"})
@@ -54,7 +54,7 @@ _IMPORTABLE = frozenset({
     "numbers", "textwrap", "io", "contextlib", "types", "pprint", "datetime"})
 
 
-def _chain(raw: Any) -> list[tuple[str, str]]:
+def class_chain(raw: Any) -> list[tuple[str, str]]:
     """A class chain from the kernel as (module, qualname) pairs; [] if it is not one."""
     if type(raw) is not list or not 0 < len(raw) <= 30:
         return []
@@ -67,12 +67,12 @@ def _chain(raw: Any) -> list[tuple[str, str]]:
     return chain
 
 
-def _real_exception(module: str, qualname: str) -> type[BaseException] | None:
+def real_exception(module: str, qualname: str) -> type[BaseException] | None:
     """The judge's own exception class `module.qualname`, looked up by name (never
     imported), when it is a builtin one or one of the standard library or
     puzzlekit.errors that the judge has imported; else None."""
     if module == "builtins":
-        return _BUILTIN_ERRORS.get(qualname)
+        return BUILTIN_ERRORS.get(qualname)
     top = module.split(".")[0]
     if module != "puzzlekit.errors" and (top in _NOT_OWN
                                          or top not in sys.stdlib_module_names):
@@ -85,7 +85,7 @@ def _real_exception(module: str, qualname: str) -> type[BaseException] | None:
     return None
 
 
-def _own_module(name: Any, importer: Callable[..., Any]) -> types.ModuleType | None:
+def own_module(name: Any, importer: Callable[..., Any]) -> types.ModuleType | None:
     """The judge's own import of a module a student's name stands for: numpy, puzzlekit or
     a common module of the standard library (`_IMPORTABLE`), or one of the standard
     library the judge has imported already; never a file of the student's."""
@@ -104,13 +104,13 @@ def _own_module(name: Any, importer: Callable[..., Any]) -> types.ModuleType | N
     return module if isinstance(module, types.ModuleType) else None
 
 
-def _student_str(self: BaseException) -> str:
+def student_str(self: BaseException) -> str:
     """str() of a twin exception: the text the kernel gave (its class's __str__)."""
     text = vars(self).get("_student_text")
     return text if type(text) is str else BaseException.__str__(self)
 
 
-def _is_mutable(value: object) -> bool:
+def is_mutable(value: object) -> bool:
     if type(value) in (list, dict, set):
         return True
     np = sys.modules.get("numpy")
@@ -122,7 +122,7 @@ ASK = "\x00puzzlekit:"
 NO_INPUT = "input() cannot be answered while a notebook is graded"
 
 #: what the student's code may do with an object of the test (`_answer_question`)
-_TEST_OPERATIONS: dict[str, Callable[[Any, Any], Any]] = {
+TEST_OPERATIONS: dict[str, Callable[[Any, Any], Any]] = {
     "len": lambda x, _: len(x), "iter": lambda x, _: list(x),
     "getitem": lambda x, y: x[y], "contains": lambda x, y: y in x,
     "eq": lambda x, y: x == y, "hash": lambda x, _: hash(x), "bool": lambda x, _: bool(x),
@@ -130,7 +130,7 @@ _TEST_OPERATIONS: dict[str, Callable[[Any, Any], Any]] = {
 }
 
 
-def _error_reply(e: BaseException) -> dict[str, Any]:
+def error_reply(e: BaseException) -> dict[str, Any]:
     return {"error": {"ename": type(e).__name__, "evalue": str(e)[:5000]}}
 
 
@@ -138,12 +138,12 @@ def _error_reply(e: BaseException) -> dict[str, Any]:
 MAX_STAND_INS = 100_000
 
 
-def _codes(code: types.CodeType) -> Iterator[types.CodeType]:
+def codes(code: types.CodeType) -> Iterator[types.CodeType]:
     """`code` and the code objects nested in it (its lambdas, comprehensions, defs)."""
     yield code
     for const in code.co_consts:
         if isinstance(const, types.CodeType):
-            yield from _codes(const)
+            yield from codes(const)
 
 
 def _importable(module: types.ModuleType) -> bool:
@@ -168,29 +168,29 @@ def _named(value: object) -> str | None:
     return f"{module}:{qualname}"
 
 
-def _immutable(value: object, depth: int = 0) -> bool:
+def is_immutable(value: object, depth: int = 0) -> bool:
     if depth > 8:
         return False
     if type(value) in (type(None), bool, int, float, str, bytes, complex):
         return True
     if type(value) in (tuple, frozenset):
-        return all(_immutable(v, depth + 1) for v in value)  # type: ignore[attr-defined]
+        return all(is_immutable(v, depth + 1) for v in value)  # type: ignore[attr-defined]
     return False
 
 
-def _constant(value: object) -> bool:
+def constant(value: object) -> bool:
     """The kernel's copy of `value` behaves exactly like it: immutable plain data, a
     module, puzzlekit's or a builtin function (so a test's function that uses only
     these may run in the kernel)."""
-    if _immutable(value) and type(value) is not complex:
+    if is_immutable(value) and type(value) is not complex:
         return True
     if isinstance(value, types.ModuleType):
         return _importable(value)
     return _named(value) is not None
 
 
-def _by_name(value: object) -> dict[str, Any]:
-    """The wire's extension for what `_constant` allows beyond plain data."""
+def by_name(value: object) -> dict[str, Any]:
+    """The wire's extension for what `constant` allows beyond plain data."""
     if isinstance(value, types.ModuleType):
         return {"$py": f"{value.__name__}:"}
     name = _named(value)
@@ -199,7 +199,7 @@ def _by_name(value: object) -> dict[str, Any]:
     return {"$py": name}
 
 
-def _shown(value: object) -> str:
+def shown_text(value: object) -> str:
     """`value` as IPython's display shows it in ``text/plain``."""
     try:
         from IPython.lib.pretty import pretty
@@ -208,7 +208,7 @@ def _shown(value: object) -> str:
         return f"<{type(value).__name__} object>"
 
 
-def _write_back(given: list[Any], index: str, new: Any) -> None:
+def write_back(given: list[Any], index: str, new: Any) -> None:
     """Make the judge's object number `index` of a call's arguments look as the
     student's call left it (in place: it stays the judge's object)."""
     try:
@@ -225,13 +225,13 @@ def _write_back(given: list[Any], index: str, new: Any) -> None:
     elif type(old) is set and type(new) is set:
         old.clear()
         old.update(new)
-    elif _is_mutable(old) and type(new) is type(old) and not isinstance(old, (list, dict,
+    elif is_mutable(old) and type(new) is type(old) and not isinstance(old, (list, dict,
                                                                               set)):
         if old.shape == new.shape and old.dtype == new.dtype and old.flags.writeable:
             old[...] = new
 
 
-def _names_used(source: str) -> set[str]:
+def names_used(source: str) -> set[str]:
     """The global names a cell's code reads or writes (its functions' too)."""
     try:
         code = compile(source, "<cell>", "exec")

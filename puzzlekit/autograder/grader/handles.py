@@ -257,7 +257,7 @@ class RemoteClass:
         return f"<your class {self.__name__}>"
 
 
-def _handle_only(value: object) -> dict[str, Any]:
+def handle_only(value: object) -> dict[str, Any]:
     """How a value bound by a test names the student's own objects, sent back."""
     if isinstance(value, RemoteFunction):
         return {"$ref": value.__name__}

@@ -38,7 +38,7 @@ asks the kernel for it (`puzzlekit.autograder.kernel.agent`):
   they are plain data, so ``except ValueError``, ``except NoSolution`` (fetched from
   the kernel), ``e.args`` and ``str(e)`` behave as in plain nbgrader;
 * a module the student imported is the judge's own import of it when it is numpy,
-  puzzlekit or a common module of the standard library (`_own_module`; never a file of
+  puzzlekit or a common module of the standard library (`own_module`; never a file of
   the student's), else a handle;
 * numpy arrays and scalars and complex numbers cross as values (`puzzlekit.autograder.wire`).
 
@@ -103,7 +103,7 @@ the grader more than a budget:
 * the judge's own work on a test cell (its checks, diagnoses and decoding, not the time
   it waits for the kernel) has `judge_timeout` seconds, in whatever thread grades (the
   formgrader grades in the Jupyter server's process, on the thread that serves its web
-  requests, where no signal handler of ours belongs): a `_Watchdog` thread raises
+  requests, where no signal handler of ours belongs): a `Watchdog` thread raises
   `JudgeTimeout` in it when they are up (no signal handler is touched); the cell fails
   with words that do not blame the student for the grader's limit;
 * `notebook_deadline` (from the executor's `notebook_timeout`) ends every call into the
@@ -156,25 +156,25 @@ from ...grading.session import KernelStopped, seat, unseat
 from ...puzzle import scrambles
 from .. import wire
 from .crossing import (
-    _BUILTIN_ERRORS,
-    _ROOTS,
-    _TEST_OPERATIONS,
+    BUILTIN_ERRORS,
+    ROOTS,
+    TEST_OPERATIONS,
     ASK,
     MAX_STAND_INS,
     NO_INPUT,
-    _by_name,
-    _chain,
-    _codes,
-    _constant,
-    _error_reply,
-    _immutable,
-    _is_mutable,
-    _names_used,
-    _own_module,
-    _real_exception,
-    _shown,
-    _student_str,
-    _write_back,
+    by_name,
+    class_chain,
+    codes,
+    constant,
+    error_reply,
+    is_immutable,
+    is_mutable,
+    names_used,
+    own_module,
+    real_exception,
+    shown_text,
+    student_str,
+    write_back,
     bound_names,
 )
 from .handles import (
@@ -185,7 +185,7 @@ from .handles import (
     RemoteFunction,
     RemoteIterator,
     Terms,
-    _handle_only,
+    handle_only,
     terms_of,
 )
 from .kernel_end import clause
@@ -205,7 +205,7 @@ from .verdict_words import (
     WIDTH,
     explain_limit,
 )
-from .watchdog import JudgeTimeout, _Watchdog
+from .watchdog import JudgeTimeout, Watchdog
 
 
 class KernelFault(Exception):
@@ -308,7 +308,7 @@ class Judge:
         self._builtins["__import__"] = self._import
         self.ns = _Namespace(__name__="__main__", __builtins__=self._builtins)
         self.ns.judge = self
-        self._watchdog: _Watchdog | None = None
+        self._watchdog: Watchdog | None = None
         self.trusted: set[str] = set()      # names bound by given or test cells
         self.fetched: set[str] = set()      # names copied from the kernel, until it runs
         self.sources: dict[str, list[str]] = {}
@@ -365,7 +365,7 @@ class Judge:
 
     @contextlib.contextmanager
     def _budget(self) -> Iterator[None]:
-        """The judge's own work in the block runs under its budget (`_Watchdog`), and its
+        """The judge's own work in the block runs under its budget (`Watchdog`), and its
         cells draw `shuffle_pos`'s numbers from the tests' `random`."""
         seconds = None if self.judge_timeout is None else self.judge_timeout * self.time_scale
         if self.notebook_deadline is not None:
@@ -376,7 +376,7 @@ class Judge:
             if seconds is None:
                 yield
                 return
-            with _Watchdog(seconds) as watchdog:
+            with Watchdog(seconds) as watchdog:
                 self._watchdog = watchdog
                 yield
         finally:
@@ -456,7 +456,7 @@ class Judge:
         the cell binds it, the cell reads the student's value, as in plain nbgrader."""
         bound = bound_names(source)
         self._test_bound |= bound
-        self._cell_names = bound | _names_used(source)
+        self._cell_names = bound | names_used(source)
         out, err = io.StringIO(), io.StringIO()
         self._html, self._forbid, self._deadline, self._record = [], [], None, []
         self._cpu_deadline = None
@@ -474,7 +474,7 @@ class Judge:
                 if last is not None:
                     value = eval(last, self.ns)
                     shown = None if value is None or isinstance(value, Credit) \
-                        else _shown(value)
+                        else shown_text(value)
         except KeyboardInterrupt:
             raise
         except JudgeTimeout:
@@ -740,7 +740,7 @@ class Judge:
     def _answer(self, prompt: str) -> str:
         """The answer to a question the kernel asked while the judge waited for a call:
         the student's code used a stand-in of the test's (`_stand_in`). It runs here, on
-        the judge's budget (`_Watchdog`), like the rest of the test."""
+        the judge's budget (`Watchdog`), like the rest of the test."""
         watchdog = self._watchdog
         self._answering += 1
         try:
@@ -771,14 +771,14 @@ class Judge:
 
     def _answer_question(self, prompt: str) -> dict[str, Any]:
         if type(prompt) is not str or not prompt.startswith(ASK):
-            return _error_reply(RuntimeError(NO_INPUT))
+            return error_reply(RuntimeError(NO_INPUT))
         try:
             question = json.loads(prompt[len(ASK):])
         except (ValueError, RecursionError):
             question = None
         if type(question) is not dict or type(question.get("j")) is not int \
                 or question["j"] not in self._objects or type(question.get("op")) is not str:
-            return _error_reply(RuntimeError("the grader could not read your kernel's "
+            return error_reply(RuntimeError("the grader could not read your kernel's "
                                              "question about the test's function"))
         target, op = self._objects[question["j"]], question["op"]
         try:
@@ -795,18 +795,18 @@ class Judge:
                     raise AttributeError(f"the test's {type(target).__name__} shows your "
                                          f"code only its public attributes, not {name!r}")
                 result = getattr(target, name)
-            elif op in _TEST_OPERATIONS:
+            elif op in TEST_OPERATIONS:
                 given = self._calls_given[-1] if self._calls_given else None
-                result = _TEST_OPERATIONS[op](target, self._value(question.get("arg"), given))
+                result = TEST_OPERATIONS[op](target, self._value(question.get("arg"), given))
             else:
                 raise TypeError(f"unknown operation {op[:20]!r}")
             return {"value": wire.encode(result, self._outbound)}
         except (JudgeTimeout, KeyboardInterrupt, CallTimeout, KernelStopped):
             raise               # the whole call ends (the executor interrupts the kernel)
         except wire.WireError as e:
-            return _error_reply(TypeError(str(e)))
+            return error_reply(TypeError(str(e)))
         except BaseException as e:      # raised in the student's code, as under nbgrader
-            return _error_reply(e)
+            return error_reply(e)
 
     def _ask_inside(self, req: dict[str, Any], timeout: float) -> dict[str, Any]:
         """A request made while the kernel waits for the judge's answer (the test's
@@ -846,8 +846,8 @@ class Judge:
             if portable is not None:
                 return portable
             return self._stand_in(value, "callable")
-        if _constant(value) and not _immutable(value):   # puzzlekit's, builtins, modules
-            return _by_name(value)
+        if constant(value) and not is_immutable(value):   # puzzlekit's, builtins, modules
+            return by_name(value)
         if self._of_the_test(value):
             return self._stand_in(value, "callable" if callable(value) else "object")
         raise wire.WireError(f"the grader cannot pass {type(value).__name__} to your code")
@@ -889,7 +889,7 @@ class Judge:
         if func.__closure__ or func.__kwdefaults__:
             return None
         names: set[str] = set()
-        for code in _codes(func.__code__):
+        for code in codes(func.__code__):
             for instruction in dis.get_instructions(code):
                 if instruction.opname in ("STORE_GLOBAL", "DELETE_GLOBAL"):
                     return None
@@ -903,15 +903,15 @@ class Judge:
                 continue
             else:
                 return None         # the student's name: the kernel's, but not as a global
-            if not _constant(value):
+            if not constant(value):
                 return None
             sent[name] = value
         defaults = list(func.__defaults__ or ())
-        if not all(_constant(v) for v in defaults):
+        if not all(constant(v) for v in defaults):
             return None
         return {"$code": base64.b64encode(marshal.dumps(func.__code__)).decode(),
-                "name": func.__name__, "globals": wire.dumps(sent, _by_name),
-                "defaults": wire.dumps(defaults, _by_name) if defaults else None}
+                "name": func.__name__, "globals": wire.dumps(sent, by_name),
+                "defaults": wire.dumps(defaults, by_name) if defaults else None}
 
     def _cannot_send(self, error: Exception, name: str) -> AssertionError:
         """A test gives the student's code what the grader cannot send: the grader's limit,
@@ -981,12 +981,12 @@ class Judge:
             returns = found.get("returns")      # how its code returns, as the kernel read it
             return RemoteFunction(self, name, returns if returns in RETURN_KINDS else None)
         if found["kind"] == "module":
-            module = _own_module(found.get("module"), self._import)
+            module = own_module(found.get("module"), self._import)
             if module is not None:
                 return module
         value = self._value(found.get("value"))
         if found["kind"] == "class" and isinstance(value, Remote):
-            chain = _chain(found.get("chain"))
+            chain = class_chain(found.get("chain"))
             if chain and ("builtins", "BaseException") in chain:
                 return self.twin(chain)
             return RemoteClass(self, name, value)
@@ -1003,15 +1003,15 @@ class Judge:
         made = self._twins.get(key)
         if made is not None:
             return made
-        real = _real_exception(*chain[0])
+        real = real_exception(*chain[0])
         if real is not None:
             return real
         rest = chain[1:]
         parents: list[type[BaseException]] = []
-        if any(pair not in _ROOTS for pair in rest):
+        if any(pair not in ROOTS for pair in rest):
             parents.append(self.twin(rest))
         for pair in rest:
-            cls = _real_exception(*pair)
+            cls = real_exception(*pair)
             if cls is not None and not any(issubclass(p, cls) for p in parents):
                 parents.append(cls)
         if not parents:
@@ -1020,7 +1020,7 @@ class Judge:
         if not name.isidentifier():
             name = "StudentCodeError"
         body = {"__module__": chain[0][0], "__qualname__": chain[0][1],
-                "__str__": _student_str}
+                "__str__": student_str}
         try:
             made = type(name, tuple(parents), body)
         except TypeError:       # bases that cannot be mixed: the first one
@@ -1056,12 +1056,12 @@ class Judge:
             error = RuntimeError(STOP_ITERATION.format(name=name, ename=ename))
             setattr(error, "student_traceback", list(error_lines(error_dict)))
             return error
-        chain = _chain(error.get("chain"))
+        chain = class_chain(error.get("chain"))
         cls: type[BaseException] | None = None
         if chain and chain[0][1].rpartition(".")[2] == ename:
             cls = self.twin(chain)
         if cls is None or not issubclass(cls, Exception):
-            cls = _BUILTIN_ERRORS.get(ename)
+            cls = BUILTIN_ERRORS.get(ename)
         if cls is None or not ename.isidentifier():
             cls = type(ename if ename.isidentifier() else "StudentCodeError",
                        (StudentCodeError,), {})
@@ -1075,7 +1075,7 @@ class Judge:
                 args = decoded
         exc: BaseException
         try:
-            if cls.__module__ == "builtins" or cls.__str__ is _student_str:
+            if cls.__module__ == "builtins" or cls.__str__ is student_str:
                 exc = cls(*args)
             else:       # a real class of another module: its __init__ is not run
                 cls = self._own_str(cls)
@@ -1083,7 +1083,7 @@ class Judge:
                 exc.args = args
         except Exception:
             exc = StudentCodeError(f"{ename}: {evalue}")
-        if type(exc).__str__ is _student_str:
+        if type(exc).__str__ is student_str:
             setattr(exc, "_student_text", evalue)       # str(e) as the kernel said it
         setattr(exc, "student_traceback", error_lines(error))
         return exc
@@ -1097,7 +1097,7 @@ class Judge:
         if made is None:
             made = type(cls.__name__, (cls,), {"__module__": cls.__module__,
                                                "__qualname__": cls.__qualname__,
-                                               "__str__": _student_str,
+                                               "__str__": student_str,
                                                "__repr__": _student_repr})
             self._twins[key] = made
         return made
@@ -1108,7 +1108,7 @@ class Judge:
         """A value fetched from the kernel: how it looked (to see whether a test changed
         it, as in ``COSTS["U"] = 5``) and which object it is (whether a test rebound it)."""
         self._fetched_objects[name] = value
-        if _is_mutable(value):
+        if is_mutable(value):
             try:
                 self._synced[name] = wire.encode(value)
             except wire.WireError:
@@ -1150,7 +1150,7 @@ class Judge:
             if name in self._not_in_kernel:
                 continue
             try:
-                encoded = wire.encode(dict.__getitem__(self.ns, name), _handle_only)
+                encoded = wire.encode(dict.__getitem__(self.ns, name), handle_only)
             except wire.WireError:
                 continue    # not plain data: stays the judge's own
             if self._synced.get(name) != encoded:
@@ -1213,7 +1213,7 @@ class Judge:
             mutated = reply.get("mutated", {})
             if type(mutated) is dict:
                 for index, encoded in mutated.items():
-                    _write_back(given, index, self._value(encoded, given))
+                    write_back(given, index, self._value(encoded, given))
             if reply.get("random") is not None:
                 self._adopt_random(reply.get("random"))
             self._synced_random = self.random.getstate()
@@ -1343,7 +1343,7 @@ def error_lines(error: dict[str, Any]) -> list[str]:
 
 
 def _student_repr(self: BaseException) -> str:
-    return f"{type(self).__name__}({_student_str(self)!r})"
+    return f"{type(self).__name__}({student_str(self)!r})"
 
 
 #: a student's StopIteration raised by a call, turned into an error

@@ -3,7 +3,7 @@
 The judge's work on one test cell (its checks, diagnoses and decoding, not the time it
 waits for the kernel) has `judge_timeout` seconds of CPU time, in whatever thread grades: nbgrader's
 command line grades in the main thread, the formgrader on the thread that serves its web
-requests, where no signal handler of ours belongs. A `_Watchdog` thread raises
+requests, where no signal handler of ours belongs. A `Watchdog` thread raises
 `JudgeTimeout` in the grading thread when the time is up (`puzzlekit.autograder.grader.judge`).
 """
 
@@ -19,7 +19,7 @@ from ...grading.budget import backstop
 
 
 class JudgeTimeout(BaseException):
-    """The judge's own work on one cell ran out of its budget (raised by `_Watchdog`;
+    """The judge's own work on one cell ran out of its budget (raised by `Watchdog`;
     not an Exception, so that no ``except Exception`` in a check swallows it)."""
 
 
@@ -40,7 +40,7 @@ def _cpu_clock(thread_id: int) -> Callable[[], float] | None:
     return lambda: time.clock_gettime(clock_id)
 
 
-class _Watchdog:
+class Watchdog:
     """Raises `JudgeTimeout` in the thread that entered it once the CPU time it spent in
     it, minus the time `paused` (waiting for the kernel), passes `seconds`, or its time on
     the clock passes `budget.backstop(seconds)` (a judge that waits, not computes). Where
@@ -76,7 +76,7 @@ class _Watchdog:
             self._used = [u + n - s for u, n, s in zip(self._used, now, self._since)]
             self._since = None
 
-    def __enter__(self) -> _Watchdog:
+    def __enter__(self) -> Watchdog:
         self._since = self._now()
         threading.Thread(target=self._watch, daemon=True,
                          name="puzzlekit-judge-watchdog").start()

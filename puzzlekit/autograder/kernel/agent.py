@@ -50,7 +50,7 @@ import types
 from pathlib import Path
 from typing import Any
 
-from ...grading import _Forbidden, forbidding, sealed_forbidding
+from ...grading import Forbidden, forbidding, sealed_forbidding
 from ...grading.instrument import Recorder
 from ...grading.messages import raised_before, return_kind
 from .. import wire
@@ -639,7 +639,7 @@ def _guard_seen() -> list[dict[str, Any]]:
     return []       # the agent's sealed copy reads the guard's own record
 
 
-_drift = guard.Drift((), _Forbidden)
+_drift = guard.Drift((), Forbidden)
 
 
 def _sealed() -> dict[str, Any]:
@@ -664,7 +664,7 @@ def _sealed() -> dict[str, Any]:
     space["_changed"] = []
     space["_drift"] = guard.Drift((m for name, m in sorted(sys.modules.items())
                                    if (name == "puzzlekit" or name.startswith("puzzlekit."))
-                                   and isinstance(m, types.ModuleType)), _Forbidden)
+                                   and isinstance(m, types.ModuleType)), Forbidden)
     return space
 
 

@@ -171,9 +171,21 @@ def install(kit: str, executed: Iterable[str]) -> Callable[[], list[dict[str, An
             return None
         if event == "compile" and isinstance(args[1], str):
             path = realpath(args[1]) if args[1].startswith(os.sep) else ""
-            return f"code compiled as {args[1]}" if path.startswith(trusted + stdlib) \
-                else None
+            if not path.startswith(trusted + stdlib) or being_imported(path):
+                return None
+            return f"code compiled as {args[1]}"
         return None
+
+    def being_imported(path: str) -> bool:
+        """Whether the import system is loading the module of this file for the first
+        time (its source compiled where no cached bytecode could be read or written)."""
+        for module in list(modules.values()):
+            spec = getattr(module, "__spec__", None)
+            origin = getattr(spec, "origin", None)
+            if getattr(spec, "_initializing", False) and isinstance(origin, str) \
+                    and realpath(origin) == path:
+                return True
+        return False
 
     def frame_asked(event: str, args: tuple[Any, ...]) -> str | None:
         if event in FRAMES:

@@ -14,10 +14,10 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any
 
-from .config import _CGROUP_PARENT
-from .linux import _own_threads, landlock_abi
-from .paths import _inside
-from .status import WallStatus, _probe_userns
+from .config import CGROUP_PARENT
+from .linux import own_threads, landlock_abi
+from .paths import is_inside
+from .status import WallStatus, probe_userns
 
 if TYPE_CHECKING:
     from .config import WallConfig
@@ -51,12 +51,12 @@ def cgroup_bases(controllers: tuple[str, ...] = ("pids", "memory", "freezer"),
                 if controller not in options.split(",") or controller in v1:
                     continue
                 own = [g[2] for g in groups if len(g) == 3 and controller in g[1].split(",")]
-                if own and _inside(own[0], mount_root):
+                if own and is_inside(own[0], mount_root):
                     rel = os.path.relpath(own[0], mount_root)
                     v1[controller] = os.path.normpath(os.path.join(point, rel))
         elif fstype == "cgroup2" and not v2:
             own = [g[2] for g in groups if len(g) == 3 and g[0] == "0" and g[1] == ""]
-            if own and _inside(own[0], mount_root):
+            if own and is_inside(own[0], mount_root):
                 base = os.path.normpath(os.path.join(point, os.path.relpath(own[0], mount_root)))
                 try:
                     with open(os.path.join(point, "cgroup.controllers")) as f:
@@ -84,7 +84,7 @@ def status() -> WallStatus:
     abi = landlock_abi()
     if abi is None:
         problems.append("no Landlock: students' code can read and write what the grader can")
-    why = _probe_userns()
+    why = probe_userns()
     if why is not None:
         problems.append(f"no user/network/pid namespaces: {why}")
     root = os.getuid() == 0
@@ -111,7 +111,7 @@ def _write(path: str, text: str) -> None:
         f.write(text)
 
 
-def _launch_cgroups(config: WallConfig, warnings: list[str]) -> dict[str, str]:
+def cgroups_for_launch(config: WallConfig, warnings: list[str]) -> dict[str, str]:
     """Make this launch's cgroup(s), set their limits and move this process in; {controller
     or "unified": folder}. Everything the kernel starts inherits them."""
     version, bases = cgroup_bases()
@@ -120,7 +120,7 @@ def _launch_cgroups(config: WallConfig, warnings: list[str]) -> dict[str, str]:
     errors: list[str] = []
     if version == 2:
         base = bases["unified"]
-        group = os.path.join(base, _CGROUP_PARENT)
+        group = os.path.join(base, CGROUP_PARENT)
         child = os.path.join(group, name)
         wanted = " ".join(f"+{c}" for c in ("pids", "memory") if c in bases)
         try:
@@ -134,7 +134,7 @@ def _launch_cgroups(config: WallConfig, warnings: list[str]) -> dict[str, str]:
                 have = f.read().split()
             made["unified"] = child
             if config.processes and "pids" in have:
-                _write(os.path.join(child, "pids.max"), str(_own_threads() + 2 +
+                _write(os.path.join(child, "pids.max"), str(own_threads() + 2 +
                                                             config.processes))
                 made["pids"] = child
             if config.memory and "memory" in have:
@@ -153,7 +153,7 @@ def _launch_cgroups(config: WallConfig, warnings: list[str]) -> dict[str, str]:
             if controller not in bases or (controller == "pids" and not config.processes) \
                     or (controller == "memory" and not config.memory):
                 continue
-            group = os.path.join(bases[controller], _CGROUP_PARENT)
+            group = os.path.join(bases[controller], CGROUP_PARENT)
             child = os.path.join(group, name)
             try:
                 os.makedirs(group, exist_ok=True)
@@ -161,7 +161,7 @@ def _launch_cgroups(config: WallConfig, warnings: list[str]) -> dict[str, str]:
                 os.mkdir(child)
                 if controller == "pids":
                     _write(os.path.join(child, "pids.max"),
-                           str(_own_threads() + 2 + config.processes))
+                           str(own_threads() + 2 + config.processes))
                 if controller == "memory":
                     _write(os.path.join(child, "memory.limit_in_bytes"), str(config.memory))
                     with contextlib.suppress(OSError):   # swap too, where it is accounted
@@ -216,7 +216,7 @@ def launch_cgroups(report: Any, launcher_pid: int) -> dict[str, str]:
     for key, path in claimed.items():
         if key not in bases or not isinstance(path, str):
             continue
-        parent = os.path.join(bases[key], _CGROUP_PARENT)
+        parent = os.path.join(bases[key], CGROUP_PARENT)
         match = _GROUP_NAME.fullmatch(os.path.basename(path))
         if os.path.normpath(path) != path or os.path.dirname(path) != parent \
                 or match is None or int(match.group(1)) != launcher_pid:

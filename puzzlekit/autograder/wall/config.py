@@ -11,37 +11,37 @@ from dataclasses import dataclass
 from ...errors import PuzzleError
 from .linux import GiB, KiB, MiB, TiB
 
-_SYSTEM_READ = ("/usr/lib", "/usr/lib64", "/usr/local/lib", "/lib", "/lib64",
+SYSTEM_READ = ("/usr/lib", "/usr/lib64", "/usr/local/lib", "/lib", "/lib64",
                 "/usr/share/zoneinfo", "/proc", "/sys")
-_DEVICES = ("/dev/null", "/dev/zero", "/dev/urandom", "/dev/random")
+DEVICES = ("/dev/null", "/dev/zero", "/dev/urandom", "/dev/random")
 # entries of /etc that the kernel never needs and that hold secrets or the grader's set-up
-_ETC_HIDDEN = frozenset({
+ETC_HIDDEN = frozenset({
     "shadow", "shadow-", "gshadow", "gshadow-", "sudoers", "sudoers.d", "ssh", "ssl/private",
     "pki/tls/private", "letsencrypt", "security/opasswd", "krb5.keytab", "credstore",
     "credstore.encrypted", "wireguard", "NetworkManager/system-connections", "jupyter",
     "jupyterhub",
 })
 # never allowed whole as an interpreter-derived path: courses and exchanges live there
-_BROAD = frozenset({
+BROAD = frozenset({
     "/", "/usr", "/usr/local", "/usr/share", "/usr/local/share", "/home", "/root", "/tmp",
     "/var", "/var/tmp", "/var/lib", "/srv", "/opt", "/mnt", "/media", "/run", "/work",
 })
 # the only variables of the grader's environment that reach the kernel (an allow-list:
 # database URLs, mail passwords and cloud keys have names no deny-list can guess); the
 # wall's own variables (HOME, TMPDIR, caches, ...) are set on top
-_ENV_KEEP = frozenset({"PATH", "LANG", "LANGUAGE", "TZ", "TERM", "PYTHONIOENCODING",
+ENV_KEEP = frozenset({"PATH", "LANG", "LANGUAGE", "TZ", "TERM", "PYTHONIOENCODING",
                        "PYTHONUTF8", "MPLBACKEND", "NBGRADER_EXECUTION"})
-_ENV_KEEP_PREFIXES = ("LC_",)
+ENV_KEEP_PREFIXES = ("LC_",)
 
 # the scratch folder's layout: DIR/ipc (connection files and sockets, shared with the
 # grader), DIR/home (the kernel's only writable folder: a size-limited tmpfs in its own
 # mount namespace where it can be), DIR/.wall.json (the launcher's report) and DIR/.root
 # (where the private root is assembled); the kernel can write neither DIR nor the report
 HOME_NAME, IPC_NAME, ROOT_NAME = "home", "ipc", ".root"
-_HOME_DIRS = ("tmp", ".cache", ".config", ".matplotlib", ".ipython", ".jupyter",
+HOME_DIRS = ("tmp", ".cache", ".config", ".matplotlib", ".ipython", ".jupyter",
               ".local/share/jupyter/runtime")
-_CGROUP_PARENT = "puzzlekit-wall"
-_SCRATCH_PREFIX = "pkgrade-"
+CGROUP_PARENT = "puzzlekit-wall"
+SCRATCH_PREFIX = "pkgrade-"
 
 
 

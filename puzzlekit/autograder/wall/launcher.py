@@ -18,54 +18,54 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from ...errors import PuzzleError
-from .cgroups import _launch_cgroups
-from .config import _DEVICES, _ENV_KEEP, _ENV_KEEP_PREFIXES
+from .cgroups import cgroups_for_launch
+from .config import DEVICES, ENV_KEEP, ENV_KEEP_PREFIXES
 from .linux import (
-    _CLONE_NEWNET,
+    CLONE_NEWNET,
     CLONE_NEWNS,
     CLONE_NEWPID,
-    _CLONE_NEWUSER,
-    _FS_DEVICE,
-    _FS_FILE_ONLY,
-    _FS_READ,
-    _FS_SOCKETS,
-    _LL_RULE_PATH_BENEATH,
-    _MAX_LINKS,
-    _MOUNT_ATTR_NODEV,
-    _MOUNT_ATTR_NOSUID,
-    _MOUNT_ATTR_RDONLY,
+    CLONE_NEWUSER,
+    FS_DEVICE,
+    FS_FILE_ONLY,
+    FS_READ,
+    FS_SOCKETS,
+    LL_RULE_PATH_BENEATH,
+    MAX_LINKS,
+    MOUNT_ATTR_NODEV,
+    MOUNT_ATTR_NOSUID,
+    MOUNT_ATTR_RDONLY,
     MS_BIND,
     MS_NODEV,
     MS_NOEXEC,
     MS_NOSUID,
     MS_PRIVATE,
     MS_REC,
-    _NET_BIND_TCP,
-    _NET_CONNECT_TCP,
-    _PR_CAP_AMBIENT,
-    _PR_CAP_AMBIENT_CLEAR_ALL,
-    _PR_CAPBSET_DROP,
-    _PR_SET_DUMPABLE,
-    _PR_SET_NO_NEW_PRIVS,
+    NET_BIND_TCP,
+    NET_CONNECT_TCP,
+    PR_CAP_AMBIENT,
+    PR_CAP_AMBIENT_CLEAR_ALL,
+    PR_CAPBSET_DROP,
+    PR_SET_DUMPABLE,
+    PR_SET_NO_NEW_PRIVS,
     PR_SET_PDEATHSIG,
-    _SCOPE_ABSTRACT_UNIX_SOCKET,
-    _SCOPE_SIGNAL,
-    _count_tasks,
-    _handled_fs,
+    SCOPE_ABSTRACT_UNIX_SOCKET,
+    SCOPE_SIGNAL,
+    count_tasks,
+    handled_fs,
     mount,
-    _own_threads,
-    _PathBeneathAttr,
+    own_threads,
+    PathBeneathAttr,
     prctl,
-    _RulesetAttr,
-    _set_mount_attr,
-    _syscall,
-    _umount,
+    RulesetAttr,
+    set_mount_attr,
+    raw_syscall,
+    sys_umount,
     unshare,
-    _write_id_maps,
+    write_id_maps,
     landlock_abi,
 )
-from .paths import _inside, readable_paths
-from .scratch import _DIR_FLAGS, _disk_home, _fill_home, _open_dir, _open_report, _prepare_scratch
+from .paths import is_inside, readable_paths
+from .scratch import DIR_FLAGS, disk_home, fill_home, open_dir, open_report, prepare_scratch
 
 if TYPE_CHECKING:
     from .config import WallConfig
@@ -77,12 +77,12 @@ if TYPE_CHECKING:
 def _namespaces(network: bool, warnings: list[str]) -> tuple[bool, bool, bool, bool]:
     """Enter new user (+ net unless ``network``) + mount + pid namespaces: (userns, netns,
     mntns, pidns). The pid namespace takes effect for the next child (the init)."""
-    net = 0 if network else _CLONE_NEWNET
+    net = 0 if network else CLONE_NEWNET
     uid, gid = os.geteuid(), os.getegid()
     try:
-        unshare(_CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | net)
+        unshare(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | net)
     except OSError as exc:
-        threads = _own_threads()
+        threads = own_threads()
         hint = f"; the launcher runs {threads} threads and needs 1" if threads > 1 else ""
         warnings.append(f"no user namespace ({exc}{hint})")
         for flags in (CLONE_NEWNS | CLONE_NEWPID | net, CLONE_NEWNS | net, net,
@@ -91,7 +91,7 @@ def _namespaces(network: bool, warnings: list[str]) -> tuple[bool, bool, bool, b
                 continue
             try:
                 unshare(flags)
-                return (False, bool(flags & _CLONE_NEWNET), bool(flags & CLONE_NEWNS),
+                return (False, bool(flags & CLONE_NEWNET), bool(flags & CLONE_NEWNS),
                         bool(flags & CLONE_NEWPID))
             except OSError:
                 continue
@@ -100,7 +100,7 @@ def _namespaces(network: bool, warnings: list[str]) -> tuple[bool, bool, bool, b
                             "blocks TCP where its ABI >= 4)")
         return False, False, False, False
     try:
-        _write_id_maps(uid, gid)
+        write_id_maps(uid, gid)
     except OSError as exc:  # unusable: files could not even be created; stop here
         raise SystemExit("puzzlekit.autograder.wall: in a user namespace but cannot map "
                          f"ids: {exc}") from exc
@@ -113,7 +113,7 @@ def _symlinks_on(path: str) -> list[tuple[str, str]]:
     todo, seen = [path], set[str]()
     while todo:
         current = todo.pop()
-        if current in seen or len(seen) > _MAX_LINKS:
+        if current in seen or len(seen) > MAX_LINKS:
             continue
         seen.add(current)
         walked = "/"
@@ -135,14 +135,14 @@ def _bind_plan(layout: ScratchLayout, reads: list[str], fresh_proc: bool
     The home is mounted separately; /proc is mounted fresh for a new pid namespace."""
     binds: list[tuple[str, bool]] = []
     for real in sorted({os.path.realpath(p) for p in reads}):
-        if fresh_proc and _inside(real, "/proc"):   # /etc/mtab -> /proc/<pid>/mounts
+        if fresh_proc and is_inside(real, "/proc"):   # /etc/mtab -> /proc/<pid>/mounts
             continue
-        if not any(_inside(real, done) for done, _ in binds):  # nested: already inside
+        if not any(is_inside(real, done) for done, _ in binds):  # nested: already inside
             binds.append((real, True))
-    devices = [d for d in _DEVICES if os.path.exists(d)]
+    devices = [d for d in DEVICES if os.path.exists(d)]
     binds += [(os.path.realpath(d), False) for d in devices] + [(layout.ipc, False)]
     links = {loc: text for p in [*reads, *devices] for loc, text in _symlinks_on(p)
-             if not any(_inside(loc, real) for real, _ in binds)}
+             if not any(is_inside(loc, real) for real, _ in binds)}
     if "/proc" in reads:
         links.update({"/dev/fd": "/proc/self/fd", "/dev/stdin": "/proc/self/fd/0",
                       "/dev/stdout": "/proc/self/fd/1", "/dev/stderr": "/proc/self/fd/2"})
@@ -187,11 +187,11 @@ def _build_stage(stage: str, layout: ScratchLayout, binds: list[tuple[str, bool]
     if home["limit"]:
         _mount_home(stage + layout.home, home["limit"])
     else:
-        os.close(_disk_home(dir_fd))
+        os.close(disk_home(dir_fd))
         mount(layout.home, stage + layout.home, None, MS_BIND)
-    fd = _open_dir(stage + layout.home)
+    fd = open_dir(stage + layout.home)
     try:
-        home["work"] = _fill_home(fd, workdir, warnings)
+        home["work"] = fill_home(fd, workdir, warnings)
     finally:
         os.close(fd)
     if home["fresh_proc"]:
@@ -213,30 +213,30 @@ def _private_root(layout: ScratchLayout, dir_fd: int, reads: list[str],
         mount(None, "/", None, MS_REC | MS_PRIVATE)  # nothing propagates to the grader
         try:
             _build_stage(stage, layout, binds, links, home, dir_fd, workdir, warnings)
-            _syscall("pivot_root", ctypes.c_char_p(os.fsencode(stage)),
+            raw_syscall("pivot_root", ctypes.c_char_p(os.fsencode(stage)),
                      ctypes.c_char_p(os.fsencode(stage + "/.oldroot")))
         except OSError:
             with contextlib.suppress(OSError):
-                _umount(stage)
+                sys_umount(stage)
             raise
     except OSError as exc:
         warnings.append(f"no private root ({exc}): Unix sockets outside scratch are reachable")
         return False
     os.chdir("/")
     try:
-        _umount("/.oldroot")
+        sys_umount("/.oldroot")
         os.rmdir("/.oldroot")
     except OSError as exc:
         warnings.append(f"private root: the old root is still mounted at /.oldroot ({exc})")
     try:
-        guard = _MOUNT_ATTR_NOSUID | _MOUNT_ATTR_NODEV
+        guard = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV
         for real, read_only in binds:
             if read_only:
-                _set_mount_attr(real, _MOUNT_ATTR_RDONLY | guard, recursive=True)
-        _set_mount_attr(layout.ipc, guard, recursive=False)
+                set_mount_attr(real, MOUNT_ATTR_RDONLY | guard, recursive=True)
+        set_mount_attr(layout.ipc, guard, recursive=False)
         if home["fresh_proc"]:
-            _set_mount_attr("/proc", _MOUNT_ATTR_RDONLY | guard, recursive=False)
-        _set_mount_attr("/", _MOUNT_ATTR_RDONLY | guard, recursive=False)
+            set_mount_attr("/proc", MOUNT_ATTR_RDONLY | guard, recursive=False)
+        set_mount_attr("/", MOUNT_ATTR_RDONLY | guard, recursive=False)
     except OSError as exc:
         warnings.append(f"private root: could not make the bind mounts read-only ({exc})")
     return True
@@ -251,7 +251,7 @@ def _shared_home(layout: ScratchLayout, dir_fd: int, home: dict[str, Any], mntns
             mount(None, "/", None, MS_REC | MS_PRIVATE)
         if home["fresh_proc"] and not _mount_proc("/proc", warnings):
             home["fresh_proc"] = False
-    os.close(_disk_home(dir_fd))
+    os.close(disk_home(dir_fd))
     if home["limit"]:
         try:
             if not mntns:
@@ -261,9 +261,9 @@ def _shared_home(layout: ScratchLayout, dir_fd: int, home: dict[str, Any], mntns
             home["limit"] = 0
             warnings.append(f"scratch: not size-limited ({exc}); files are bounded one "
                             "by one (RLIMIT_FSIZE), not in sum")
-    fd = _open_dir(layout.home)
+    fd = open_dir(layout.home)
     try:
-        home["work"] = _fill_home(fd, workdir, warnings)
+        home["work"] = fill_home(fd, workdir, warnings)
     finally:
         os.close(fd)
 
@@ -276,10 +276,10 @@ def _drop_capabilities() -> None:
     except (OSError, ValueError):
         last = 40
     with contextlib.suppress(OSError):
-        prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL)
+        prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL)
     for cap in range(last + 1):
         try:
-            prctl(_PR_CAPBSET_DROP, cap)
+            prctl(PR_CAPBSET_DROP, cap)
         except OSError:
             return  # not permitted (no CAP_SETPCAP): a plain user has no capability anyway
 
@@ -314,7 +314,7 @@ def _limits(config: WallConfig, tasks: int, userns: bool, root: bool,
         steps.append(("file_size", resource.RLIMIT_FSIZE, config.file_size))
     if config.processes and not root and hasattr(resource, "RLIMIT_NPROC"):
         # a new user namespace counts only its own tasks; otherwise all of this uid's count
-        base = _own_threads() + helpers if userns else tasks
+        base = own_threads() + helpers if userns else tasks
         steps.append(("nproc", resource.RLIMIT_NPROC, base + config.processes))
     for name, which, value in steps:
         try:
@@ -336,21 +336,21 @@ def _landlock(layout: ScratchLayout, reads: list[str], network: bool,
     if abi is None:
         warnings.append("Landlock unavailable: students' code runs with the grader's rights")
         return None
-    fs = _handled_fs(abi)
-    net = _NET_BIND_TCP | _NET_CONNECT_TCP if abi >= 4 and not network else 0
-    scoped = _SCOPE_ABSTRACT_UNIX_SOCKET | _SCOPE_SIGNAL if abi >= 6 else 0
-    attr = _RulesetAttr(fs, net, scoped)
+    fs = handled_fs(abi)
+    net = NET_BIND_TCP | NET_CONNECT_TCP if abi >= 4 and not network else 0
+    scoped = SCOPE_ABSTRACT_UNIX_SOCKET | SCOPE_SIGNAL if abi >= 6 else 0
+    attr = RulesetAttr(fs, net, scoped)
     size = 8 if abi < 4 else 16 if abi < 6 else 24
     try:
-        ruleset = _syscall("landlock_create_ruleset", ctypes.byref(attr), size, 0)
+        ruleset = raw_syscall("landlock_create_ruleset", ctypes.byref(attr), size, 0)
     except OSError as exc:
         warnings.append(f"Landlock ruleset not created ({exc}): no file wall")
         return None
     try:
-        rules = [(p, _FS_READ) for p in reads] + [(d, _FS_DEVICE) for d in _DEVICES]
-        for path, rights in [*rules, (layout.ipc, _FS_SOCKETS), (layout.home, fs)]:
+        rules = [(p, FS_READ) for p in reads] + [(d, FS_DEVICE) for d in DEVICES]
+        for path, rights in [*rules, (layout.ipc, FS_SOCKETS), (layout.home, fs)]:
             _allow(ruleset, path, rights & fs, warnings)
-        _syscall("landlock_restrict_self", ruleset, 0)
+        raw_syscall("landlock_restrict_self", ruleset, 0)
     except OSError as exc:
         warnings.append(f"Landlock not applied ({exc}): no file wall")
         return None
@@ -366,9 +366,9 @@ def _allow(ruleset: int, path: str, rights: int, warnings: list[str]) -> None:
         return  # missing (or a dangling link): nothing to allow
     try:
         if not stat.S_ISDIR(os.fstat(fd).st_mode):
-            rights &= _FS_FILE_ONLY
-        rule = _PathBeneathAttr(rights, fd)
-        _syscall("landlock_add_rule", ruleset, _LL_RULE_PATH_BENEATH, ctypes.byref(rule), 0)
+            rights &= FS_FILE_ONLY
+        rule = PathBeneathAttr(rights, fd)
+        raw_syscall("landlock_add_rule", ruleset, LL_RULE_PATH_BENEATH, ctypes.byref(rule), 0)
     except OSError as exc:
         warnings.append(f"Landlock: {path} not allowed ({exc})")
     finally:
@@ -381,7 +381,7 @@ def _child_env(home: str, cwd: str | None = None,
     environment by default) and the wall's own, which point into the kernel's home."""
     source = dict(os.environ) if source is None else source
     env = {k: v for k, v in source.items()
-           if k in _ENV_KEEP or k.startswith(_ENV_KEEP_PREFIXES)}
+           if k in ENV_KEEP or k.startswith(ENV_KEEP_PREFIXES)}
     env.setdefault("PATH", os.defpath)
     share = os.path.join(home, ".local", "share")
     env.update({
@@ -443,7 +443,7 @@ def _fork_init(fds: list[int]) -> None:
         os._exit(1)
     os.close(alive_r)
     with contextlib.suppress(OSError):
-        prctl(_PR_SET_DUMPABLE, 0)     # the kernel, same uid, cannot ptrace its init
+        prctl(PR_SET_DUMPABLE, 0)     # the kernel, same uid, cannot ptrace its init
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
@@ -506,16 +506,16 @@ def launch(scratch: str, config: WallConfig, cmd: Sequence[str], verbose: bool =
         workdir = os.path.realpath(workdir)
         if not os.path.isdir(workdir):
             raise PuzzleError(f"--workdir {workdir} is not a folder")
-    layout, dir_fd = _prepare_scratch(scratch, reads)
+    layout, dir_fd = prepare_scratch(scratch, reads)
     env = _child_env(layout.home)
     program = cmd[0] if os.sep in cmd[0] else shutil.which(cmd[0], path=env.get("PATH"))
     warnings: list[str] = []
     if program is None:
         raise PuzzleError(f"command not found: {cmd[0]}")
     program = os.path.abspath(program)  # before chdir
-    if not any(_inside(os.path.realpath(program), os.path.realpath(p)) for p in reads):
+    if not any(is_inside(os.path.realpath(program), os.path.realpath(p)) for p in reads):
         warnings.append(f"{program} is outside the readable paths: it cannot be executed")
-    report_fd = _open_report(dir_fd)
+    report_fd = open_report(dir_fd)
     root = os.getuid() == 0
     report: dict[str, Any] = {"landlock_abi": None, "userns": False, "netns": False,
                               "pidns": False, "private_root": False, "root": root,
@@ -525,11 +525,11 @@ def launch(scratch: str, config: WallConfig, cmd: Sequence[str], verbose: bool =
     home: dict[str, Any] = {"limit": config.scratch_limit, "fresh_proc": False, "work": None}
     if linux:  # Landlock and pivot_root also need _SYSCALLS
         try:
-            prctl(_PR_SET_NO_NEW_PRIVS, 1)
+            prctl(PR_SET_NO_NEW_PRIVS, 1)
         except OSError as exc:
             warnings.append(f"no_new_privs not set ({exc})")
-        tasks = _count_tasks(os.getuid())
-        report["cgroups"] = cgroups = _launch_cgroups(config, warnings)
+        tasks = count_tasks(os.getuid())
+        report["cgroups"] = cgroups = cgroups_for_launch(config, warnings)
         signal.pthread_sigmask(signal.SIG_BLOCK, _FORWARDED)
         userns, netns, mntns, pidns = _namespaces(config.network, warnings)
         report.update(userns=userns, netns=netns, pidns=pidns)
@@ -561,9 +561,9 @@ def launch(scratch: str, config: WallConfig, cmd: Sequence[str], verbose: bool =
         warnings.append(f"no wall on {sys.platform}: Landlock and namespaces are "
                         "Linux-only; students' code runs with the grader's rights")
         os.close(dir_fd)
-        fd = os.open(_disk_home_path(layout), _DIR_FLAGS)
+        fd = os.open(_disk_home_path(layout), DIR_FLAGS)
         home["limit"] = 0
-        home["work"] = _fill_home(fd, workdir, warnings)
+        home["work"] = fill_home(fd, workdir, warnings)
         os.close(fd)
         report["limits"] = _limits(config, 0, False, root, {}, warnings)
     report["scratch_limit"] = home["limit"] or None
@@ -586,9 +586,9 @@ def launch(scratch: str, config: WallConfig, cmd: Sequence[str], verbose: bool =
 
 def _disk_home_path(layout: ScratchLayout) -> str:
     """A fresh DIR/home on disk, made through the scratch folder's fd; its path."""
-    fd = _open_dir(layout.path)
+    fd = open_dir(layout.path)
     try:
-        os.close(_disk_home(fd))
+        os.close(disk_home(fd))
     finally:
         os.close(fd)
     return layout.home

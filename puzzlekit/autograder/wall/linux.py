@@ -14,15 +14,15 @@ KiB, MiB, GiB, TiB = 1 << 10, 1 << 20, 1 << 30, 1 << 40
 REPORT_NAME = ".wall.json"
 
 
-_PR_SET_NO_NEW_PRIVS, _PR_CAPBSET_DROP, _PR_CAP_AMBIENT = 38, 24, 47
-_PR_CAP_AMBIENT_CLEAR_ALL, PR_SET_PDEATHSIG, _PR_SET_DUMPABLE = 4, 1, 4
-CLONE_NEWNS, _CLONE_NEWUSER, _CLONE_NEWNET = 0x00020000, 0x10000000, 0x40000000
+PR_SET_NO_NEW_PRIVS, PR_CAPBSET_DROP, PR_CAP_AMBIENT = 38, 24, 47
+PR_CAP_AMBIENT_CLEAR_ALL, PR_SET_PDEATHSIG, PR_SET_DUMPABLE = 4, 1, 4
+CLONE_NEWNS, CLONE_NEWUSER, CLONE_NEWNET = 0x00020000, 0x10000000, 0x40000000
 CLONE_NEWPID = 0x20000000
 _MS_RDONLY, MS_NOSUID, MS_NODEV, MS_NOEXEC = 1, 2, 4, 8
 MS_BIND, MS_REC, MS_PRIVATE = 4096, 16384, 1 << 18
 _MNT_DETACH = 2
-_MAX_LINKS = 64
-_MOUNT_ATTR_RDONLY, _MOUNT_ATTR_NOSUID, _MOUNT_ATTR_NODEV = 1, 2, 4
+MAX_LINKS = 64
+MOUNT_ATTR_RDONLY, MOUNT_ATTR_NOSUID, MOUNT_ATTR_NODEV = 1, 2, 4
 _AT_FDCWD, _AT_RECURSIVE = -100, 0x8000
 
 # syscall numbers; Landlock and mount_setattr share the "new" numbers on both
@@ -34,17 +34,17 @@ _SYSCALLS = {
 }
 
 _LL_CREATE_RULESET_VERSION = 1
-_LL_RULE_PATH_BENEATH = 1
+LL_RULE_PATH_BENEATH = 1
 # filesystem rights (ABI 1: bits 0-12, ABI 2: REFER, ABI 3: TRUNCATE, ABI 5: IOCTL_DEV)
 _FS_EXECUTE, _FS_WRITE_FILE, _FS_READ_FILE, _FS_READ_DIR = 1 << 0, 1 << 1, 1 << 2, 1 << 3
 _FS_MAKE_SOCK = 1 << 9
 _FS_REFER, _FS_TRUNCATE, _FS_IOCTL_DEV = 1 << 13, 1 << 14, 1 << 15
-_FS_FILE_ONLY = _FS_EXECUTE | _FS_WRITE_FILE | _FS_READ_FILE | _FS_TRUNCATE | _FS_IOCTL_DEV
-_FS_READ = _FS_EXECUTE | _FS_READ_FILE | _FS_READ_DIR
-_FS_DEVICE = _FS_READ_FILE | _FS_WRITE_FILE | _FS_TRUNCATE | _FS_IOCTL_DEV
-_FS_SOCKETS = _FS_READ_FILE | _FS_READ_DIR | _FS_MAKE_SOCK  # the ipc folder: sockets only
-_NET_BIND_TCP, _NET_CONNECT_TCP = 1 << 0, 1 << 1  # ABI 4
-_SCOPE_ABSTRACT_UNIX_SOCKET, _SCOPE_SIGNAL = 1 << 0, 1 << 1  # ABI 6
+FS_FILE_ONLY = _FS_EXECUTE | _FS_WRITE_FILE | _FS_READ_FILE | _FS_TRUNCATE | _FS_IOCTL_DEV
+FS_READ = _FS_EXECUTE | _FS_READ_FILE | _FS_READ_DIR
+FS_DEVICE = _FS_READ_FILE | _FS_WRITE_FILE | _FS_TRUNCATE | _FS_IOCTL_DEV
+FS_SOCKETS = _FS_READ_FILE | _FS_READ_DIR | _FS_MAKE_SOCK  # the ipc folder: sockets only
+NET_BIND_TCP, NET_CONNECT_TCP = 1 << 0, 1 << 1  # ABI 4
+SCOPE_ABSTRACT_UNIX_SOCKET, SCOPE_SIGNAL = 1 << 0, 1 << 1  # ABI 6
 
 
 _libc_cache: list[ctypes.CDLL] = []
@@ -73,7 +73,7 @@ def _arch() -> dict[str, int] | None:
     return _SYSCALLS.get(platform.machine().lower().replace("arm64", "aarch64"))
 
 
-def _syscall(name: str, *args: Any) -> int:
+def raw_syscall(name: str, *args: Any) -> int:
     numbers = _arch()
     if numbers is None:
         raise OSError(38, f"{name}: not available on {sys.platform}/{platform.machine()}")
@@ -103,7 +103,7 @@ def mount(source: str | None, target: str, fstype: str | None, flags: int,
         raise _oserror(f"mount {source or ''} on {target}")
 
 
-def _umount(target: str) -> None:
+def sys_umount(target: str) -> None:
     if _libc().umount2(os.fsencode(target), _MNT_DETACH) != 0:
         raise _oserror(f"umount {target}")
 
@@ -113,18 +113,18 @@ class _MountAttr(ctypes.Structure):
                 ("propagation", ctypes.c_uint64), ("userns_fd", ctypes.c_uint64)]
 
 
-def _set_mount_attr(path: str, attrs: int, recursive: bool) -> None:
+def set_mount_attr(path: str, attrs: int, recursive: bool) -> None:
     attr = _MountAttr(attrs, 0, 0, 0)
-    _syscall("mount_setattr", _AT_FDCWD, ctypes.c_char_p(os.fsencode(path)),
+    raw_syscall("mount_setattr", _AT_FDCWD, ctypes.c_char_p(os.fsencode(path)),
              _AT_RECURSIVE if recursive else 0, ctypes.byref(attr), ctypes.sizeof(attr))
 
 
-class _RulesetAttr(ctypes.Structure):
+class RulesetAttr(ctypes.Structure):
     _fields_ = [("handled_access_fs", ctypes.c_uint64), ("handled_access_net", ctypes.c_uint64),
                 ("scoped", ctypes.c_uint64)]
 
 
-class _PathBeneathAttr(ctypes.Structure):
+class PathBeneathAttr(ctypes.Structure):
     _pack_ = 1
     _fields_ = [("allowed_access", ctypes.c_uint64), ("parent_fd", ctypes.c_int32)]
 
@@ -132,12 +132,12 @@ class _PathBeneathAttr(ctypes.Structure):
 def landlock_abi() -> int | None:
     """The Landlock ABI version of the running kernel, or None where there is no Landlock."""
     try:
-        return _syscall("landlock_create_ruleset", None, 0, _LL_CREATE_RULESET_VERSION)
+        return raw_syscall("landlock_create_ruleset", None, 0, _LL_CREATE_RULESET_VERSION)
     except OSError:
         return None
 
 
-def _handled_fs(abi: int) -> int:
+def handled_fs(abi: int) -> int:
     rights = (1 << 13) - 1
     if abi >= 2:
         rights |= _FS_REFER
@@ -148,7 +148,7 @@ def _handled_fs(abi: int) -> int:
     return rights
 
 
-def _write_id_maps(uid: int, gid: int) -> None:
+def write_id_maps(uid: int, gid: int) -> None:
     for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"),
                        ("gid_map", f"{gid} {gid} 1")):
         try:
@@ -159,7 +159,7 @@ def _write_id_maps(uid: int, gid: int) -> None:
                 raise
 
 
-def _count_tasks(uid: int) -> int:
+def count_tasks(uid: int) -> int:
     """Tasks (threads) whose real uid is ``uid``: what RLIMIT_NPROC counts."""
     count = 0
     for entry in os.listdir("/proc"):
@@ -175,7 +175,7 @@ def _count_tasks(uid: int) -> int:
     return count
 
 
-def _own_threads() -> int:
+def own_threads() -> int:
     try:
         return len(os.listdir("/proc/self/task"))
     except OSError:

@@ -11,17 +11,17 @@ import sysconfig
 
 from ... import registry
 from ...errors import PuzzleError
-from .config import _BROAD, _ETC_HIDDEN, _SYSTEM_READ, WallConfig
+from .config import BROAD, ETC_HIDDEN, SYSTEM_READ, WallConfig
 
 
-def _inside(path: str, root: str) -> bool:
+def is_inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip("/") + "/")
 
 
 def _too_broad(path: str) -> bool:
     home = os.path.realpath(os.path.expanduser("~"))
     real = os.path.realpath(path)
-    return real in _BROAD or path in _BROAD or _inside(home, real)
+    return real in BROAD or path in BROAD or is_inside(home, real)
 
 
 def _python_paths() -> list[str]:
@@ -39,7 +39,7 @@ def _python_paths() -> list[str]:
     return [p for p in found if p and not _too_broad(p)]
 
 
-def _etc_entries(root: str = "/etc", hidden: frozenset[str] = _ETC_HIDDEN,
+def _etc_entries(root: str = "/etc", hidden: frozenset[str] = ETC_HIDDEN,
                  rel: str = "") -> list[str]:
     """Every entry of /etc except the hidden ones (descending only where needed)."""
     try:
@@ -75,7 +75,7 @@ def readable_paths(config: WallConfig = WallConfig()) -> list[str]:
     """The paths the walled process may read (and execute), existing ones only, in order."""
     package = registry.PACKAGE_DIR
     candidates = [*_link_chain(sys.executable), *_python_paths(), package,
-                  *_SYSTEM_READ, *config.read]
+                  *SYSTEM_READ, *config.read]
     out: list[str] = []
     for candidate in candidates:
         path = os.path.abspath(candidate)
@@ -84,11 +84,11 @@ def readable_paths(config: WallConfig = WallConfig()) -> list[str]:
     # a link in /etc counts only if it lands in /etc (not on a hidden entry) or in what is
     # allowed already
     roots = [os.path.realpath(p) for p in ["/etc", *out]]
-    hidden = [os.path.realpath(os.path.join("/etc", h)) for h in _ETC_HIDDEN]
+    hidden = [os.path.realpath(os.path.join("/etc", h)) for h in ETC_HIDDEN]
     for path in _etc_entries():
         real = os.path.realpath(path)
-        if os.path.exists(path) and any(_inside(real, root) for root in roots) \
-                and not any(_inside(real, h) for h in hidden):
+        if os.path.exists(path) and any(is_inside(real, root) for root in roots) \
+                and not any(is_inside(real, h) for h in hidden):
             out.append(path)
     return out
 
@@ -101,6 +101,6 @@ def leaks(path: str, config: WallConfig = WallConfig()) -> list[str]:
     found = []
     for allowed in readable_paths(config):
         real = os.path.realpath(allowed)
-        if _inside(target, real) or _inside(real, target):
+        if is_inside(target, real) or is_inside(real, target):
             found.append(allowed)
     return found

@@ -12,11 +12,11 @@ import tempfile
 from dataclasses import dataclass
 
 from ...errors import PuzzleError
-from .config import _BROAD, _HOME_DIRS, _SCRATCH_PREFIX, HOME_NAME, IPC_NAME, ROOT_NAME
+from .config import BROAD, HOME_DIRS, SCRATCH_PREFIX, HOME_NAME, IPC_NAME, ROOT_NAME
 from .linux import REPORT_NAME
-from .paths import _inside
+from .paths import is_inside
 
-_DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
 @dataclass(frozen=True)
@@ -37,14 +37,14 @@ def scratch_layout(scratch: str) -> ScratchLayout:
                          os.path.join(path, REPORT_NAME), os.path.join(path, ROOT_NAME))
 
 
-def _open_dir(name: str, dir_fd: int | None = None, create: bool = False) -> int:
+def open_dir(name: str, dir_fd: int | None = None, create: bool = False) -> int:
     """Open a folder (made first if asked, mode 0700), never through a link: a link, or
     anything but a folder, where one is expected raises PuzzleError."""
     if create:
         with contextlib.suppress(FileExistsError):
             os.mkdir(name, 0o700, dir_fd=dir_fd)
     try:
-        return os.open(name, _DIR_FLAGS, dir_fd=dir_fd)
+        return os.open(name, DIR_FLAGS, dir_fd=dir_fd)
     except OSError as exc:
         raise PuzzleError(f"the wall will not use {name}: it is not a plain folder "
                           f"(a link?) ({exc.strerror})") from None
@@ -54,7 +54,7 @@ def _make_dirs(base_fd: int, rel: str) -> None:
     fd = os.dup(base_fd)
     try:
         for part in rel.split("/"):
-            inner = _open_dir(part, fd, create=True)
+            inner = open_dir(part, fd, create=True)
             os.close(fd)
             fd = inner
     finally:
@@ -68,9 +68,9 @@ def _copy_tree(src_fd: int, dst_fd: int, skipped: list[str], rel: str = "") -> N
         name, where = entry.name, f"{rel}{entry.name}"
         mode = entry.stat(follow_symlinks=False).st_mode
         if stat.S_ISDIR(mode):
-            inner_src = _open_dir(name, src_fd)
+            inner_src = open_dir(name, src_fd)
             try:
-                inner_dst = _open_dir(name, dst_fd, create=True)
+                inner_dst = open_dir(name, dst_fd, create=True)
                 try:
                     _copy_tree(inner_src, inner_dst, skipped, where + "/")
                 finally:
@@ -97,21 +97,21 @@ def _copy_tree(src_fd: int, dst_fd: int, skipped: list[str], rel: str = "") -> N
             skipped.append(where)
 
 
-def _fill_home(home_fd: int, workdir: str | None, warnings: list[str]) -> str | None:
+def fill_home(home_fd: int, workdir: str | None, warnings: list[str]) -> str | None:
     """Make the home's fixed folders and copy ``workdir`` in; the copy's name, or None."""
-    for rel in _HOME_DIRS:
+    for rel in HOME_DIRS:
         _make_dirs(home_fd, rel)
     if workdir is None:
         return None
     name = os.path.basename(workdir.rstrip("/")) or "work"
     skipped: list[str] = []
     try:
-        src = os.open(workdir, _DIR_FLAGS)
+        src = os.open(workdir, DIR_FLAGS)
     except OSError as exc:
         raise PuzzleError(f"the working folder {workdir} cannot be opened as a plain "
                           f"folder ({exc.strerror})") from None
     try:
-        dst = _open_dir(name, home_fd, create=True)
+        dst = open_dir(name, home_fd, create=True)
         try:
             _copy_tree(src, dst, skipped)
         except OSError as exc:      # ENOSPC: bigger than the scratch limit
@@ -126,13 +126,13 @@ def _fill_home(home_fd: int, workdir: str | None, warnings: list[str]) -> str | 
     return name
 
 
-def _disk_home(dir_fd: int) -> int:
+def disk_home(dir_fd: int) -> int:
     """A fresh DIR/home on disk (where no tmpfs could be mounted): the old one, which a
     kernel could write, is removed first without following anything inside it."""
     with contextlib.suppress(FileNotFoundError):
         shutil.rmtree(HOME_NAME, dir_fd=dir_fd)
     os.mkdir(HOME_NAME, 0o700, dir_fd=dir_fd)
-    return _open_dir(HOME_NAME, dir_fd)
+    return open_dir(HOME_NAME, dir_fd)
 
 
 def _grader_start(pid: int) -> str | None:
@@ -149,10 +149,10 @@ def make_scratch(base: str | None = None) -> str:
     """A fresh scratch folder ``pkgrade-<pid>-<start>-XXXX`` (mode 0700) in ``base`` (the
     temporary folder by default); the name says which grader process owns it."""
     start = _grader_start(os.getpid()) or "0"
-    return tempfile.mkdtemp(prefix=f"{_SCRATCH_PREFIX}{os.getpid()}-{start}-", dir=base)
+    return tempfile.mkdtemp(prefix=f"{SCRATCH_PREFIX}{os.getpid()}-{start}-", dir=base)
 
 
-_SCRATCH_NAME = re.compile(re.escape(_SCRATCH_PREFIX) + r"(\d+)-(\d+)-[A-Za-z0-9_]+")
+_SCRATCH_NAME = re.compile(re.escape(SCRATCH_PREFIX) + r"(\d+)-(\d+)-[A-Za-z0-9_]+")
 
 
 def remove_stale_scratch(base: str | None = None) -> list[str]:
@@ -214,28 +214,28 @@ def remove_tree(path: str) -> None:
             os.rmdir(top)
 
 
-def _prepare_scratch(scratch: str, reads: list[str]) -> tuple[ScratchLayout, int]:
+def prepare_scratch(scratch: str, reads: list[str]) -> tuple[ScratchLayout, int]:
     """Check the scratch folder and make its fixed parts as the grader: (layout, an fd of
     the folder). Nothing is created through a link."""
     if not scratch:
         raise PuzzleError("the wall needs a scratch folder (--scratch DIR)")
     layout = scratch_layout(scratch)
     path = layout.path
-    if path in _BROAD or path == os.path.realpath(os.path.expanduser("~")):
+    if path in BROAD or path == os.path.realpath(os.path.expanduser("~")):
         raise PuzzleError(f"scratch folder {path} is too broad: give a folder of its own")
     for allowed in reads:
         real = os.path.realpath(allowed)
-        if _inside(path, real) or _inside(real, path):
+        if is_inside(path, real) or is_inside(real, path):
             raise PuzzleError(f"scratch folder {path} overlaps {allowed}, which must stay "
                               "read-only: give a folder of its own")
     os.makedirs(path, mode=0o700, exist_ok=True)
-    fd = _open_dir(path)
-    os.close(_open_dir(IPC_NAME, fd, create=True))
-    os.close(_open_dir(ROOT_NAME, fd, create=True))
+    fd = open_dir(path)
+    os.close(open_dir(IPC_NAME, fd, create=True))
+    os.close(open_dir(ROOT_NAME, fd, create=True))
     return layout, fd
 
 
-def _open_report(dir_fd: int) -> int:
+def open_report(dir_fd: int) -> int:
     """The report file, opened before any wall (the kernel cannot write the scratch root)."""
     with contextlib.suppress(FileNotFoundError):
         os.unlink(REPORT_NAME, dir_fd=dir_fd)

@@ -8,12 +8,12 @@ import sys
 from dataclasses import dataclass, field
 
 from .linux import (
-    _CLONE_NEWNET,
+    CLONE_NEWNET,
     CLONE_NEWNS,
     CLONE_NEWPID,
-    _CLONE_NEWUSER,
+    CLONE_NEWUSER,
     unshare,
-    _write_id_maps,
+    write_id_maps,
 )
 
 
@@ -36,7 +36,7 @@ class WallStatus:
         return self.landlock_abi is not None and self.userns
 
 
-def _probe_userns() -> str | None:
+def probe_userns() -> str | None:
     """Try a user+net+mount+pid namespace in a forked child; None if it works, else why."""
     if not sys.platform.startswith("linux"):
         return f"not Linux ({sys.platform})"
@@ -46,8 +46,8 @@ def _probe_userns() -> str | None:
     if pid == 0:  # child: never returns
         code, message = 0, b""
         try:
-            unshare(_CLONE_NEWUSER | _CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWPID)
-            _write_id_maps(uid, gid)
+            unshare(CLONE_NEWUSER | CLONE_NEWNET | CLONE_NEWNS | CLONE_NEWPID)
+            write_id_maps(uid, gid)
         except OSError as exc:
             code, message = 1, str(exc).encode()
         os.write(write_end, message)

@@ -53,7 +53,7 @@ class ReportFiles:
     csv: Path
 
 
-def _config(course_root: str | os.PathLike[str], config: Any | None) -> Any:
+def report_config(course_root: str | os.PathLike[str], config: Any | None) -> Any:
     if config is not None:
         return config
     from ..class_grading import course_config
@@ -126,7 +126,7 @@ def class_report(assignment: str, course_root: str | os.PathLike[str] = ".", *,
                  names: bool = False, config: Any | None = None) -> ClassReport:
     """Read `assignment` of the course at `course_root` (or of nbgrader's `config`, as
     `puzzlekit.course.class_grading.course_config` loads it) into a `ClassReport`."""
-    cfg = _config(course_root, config)
+    cfg = report_config(course_root, config)
     return ClassReport(read_class(cfg, assignment), names, cfg)
 
 

@@ -56,10 +56,10 @@ def watch(assignment: str, course_root: str | os.PathLike[str] = ".", *,
     from sqlalchemy.exc import SQLAlchemyError
 
     from ...errors import PuzzleError
-    from . import _config, class_report
+    from . import report_config, class_report
     log = log or LOG
     stop = stop or threading.Event()
-    cfg = _config(course_root, config)
+    cfg = report_config(course_root, config)
     seen: Fingerprint | None = None
     writes = 0
     n = 0

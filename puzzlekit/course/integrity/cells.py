@@ -36,25 +36,25 @@ def _magic_kind(name: str, shell: bool, rest: str = "") -> tuple[str, str] | Non
     return "ipython-shell", f"runs the IPython magic %{name}"
 
 
-def _source_text(cell: Mapping[str, Any]) -> str:
+def source_text(cell: Mapping[str, Any]) -> str:
     source = cell.get("source", "")
     return "".join(source) if isinstance(source, list) else str(source)
 
 
 @dataclass
-class _Parsed:
+class Parsed:
     tree: ast.Module | None
     lines: list[str]
     magics: list[tuple[int, str, str]] = field(default_factory=list)  # (lineno, kind, why)
 
 
 @functools.lru_cache(maxsize=4096)
-def _parse(source: str) -> _Parsed:
+def parse(source: str) -> Parsed:
     """The cell's syntax tree, IPython magics and shell escapes turned into ``pass``
     (cached: most cells of a submission are the instructor's; nothing changes a tree)."""
     lines = source.splitlines()
     try:
-        return _Parsed(ast.parse(source), lines)
+        return Parsed(ast.parse(source), lines)
     except SyntaxError:
         pass
     out, magics = list(lines), []
@@ -67,7 +67,7 @@ def _parse(source: str) -> _Parsed:
             kind = _magic_kind(name, False) if name not in _QUIET_CELL_MAGICS else None
             if kind:
                 magics.append((first + 1, *kind))
-            return _Parsed(None, lines, magics)
+            return Parsed(None, lines, magics)
     for i, line in enumerate(out):
         m = _MAGIC.match(line)
         if m and not line.strip().startswith(("%%", "!=")) and (m.group(3) != "%" or m.group(4)):
@@ -83,32 +83,32 @@ def _parse(source: str) -> _Parsed:
         elif re.match(r"^\s*[\w.]+\?\??\s*$", line):
             out[i] = re.sub(r"\S.*", "pass", line)
     try:
-        return _Parsed(ast.parse("\n".join(out)), lines, magics)
+        return Parsed(ast.parse("\n".join(out)), lines, magics)
     except SyntaxError:
-        return _Parsed(None, lines, magics)
+        return Parsed(None, lines, magics)
 
 
-def _meta(cell: Mapping[str, Any]) -> Mapping[str, Any]:
+def cell_meta(cell: Mapping[str, Any]) -> Mapping[str, Any]:
     return cell.get("metadata", {}).get("nbgrader", {}) or {}
 
 
-def _is_solution(cell: Mapping[str, Any]) -> bool:
-    return bool(_meta(cell).get("solution"))
+def is_solution(cell: Mapping[str, Any]) -> bool:
+    return bool(cell_meta(cell).get("solution"))
 
 
-def _is_locked(cell: Mapping[str, Any]) -> bool:
+def is_locked(cell: Mapping[str, Any]) -> bool:
     """nbgrader's rule: grade cells and locked cells, but never solution cells."""
-    meta = _meta(cell)
+    meta = cell_meta(cell)
     if not meta or meta.get("solution"):
         return False
     return bool(meta.get("grade") or meta.get("locked"))
 
 
-def _is_test(cell: Mapping[str, Any]) -> bool:
-    return bool(_meta(cell).get("grade")) and not _is_solution(cell)
+def is_test(cell: Mapping[str, Any]) -> bool:
+    return bool(cell_meta(cell).get("grade")) and not is_solution(cell)
 
 
-def _normalized(source: str) -> list[str]:
+def normalized(source: str) -> list[str]:
     """A locked cell's lines as nbgrader compares them: hidden tests and blanks left out."""
     out, hidden = [], False
     for line in source.splitlines():
@@ -121,6 +121,6 @@ def _normalized(source: str) -> list[str]:
     return out
 
 
-def _short(line: str) -> str:
+def short(line: str) -> str:
     line = line.strip()
     return line if len(line) <= LINE_WIDTH else line[:LINE_WIDTH - 1] + "…"

@@ -8,8 +8,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...errors import PuzzleError
-from .cells import _meta
-from .report import _read_notebook, _source_notebooks, _students, _submission_folder
+from .cells import cell_meta
+from .report import read_notebook, source_notebooks, chosen_students, submission_folder
 
 if TYPE_CHECKING:
     from .kinds import Finding
@@ -35,7 +35,7 @@ def _comment_lines(findings: Iterable[Finding], cell_of: Mapping[str, str]) -> d
 def _comment_targets(nb: Mapping[str, Any], solution_cells: set[str]) -> dict[str, str]:
     """grade id (or cell-<i>) of every cell -> the solution cell whose comment carries its
     findings: itself, else the nearest solution cell above it, else the first below."""
-    ids = [(_meta(c).get("grade_id") or f"cell-{i}") for i, c in
+    ids = [(cell_meta(c).get("grade_id") or f"cell-{i}") for i, c in
            enumerate(nb.get("cells", []))]
     out: dict[str, str] = {}
     last: str | None = None
@@ -71,11 +71,11 @@ def add_comments(course_root: str | Path, assignment: str, findings: Iterable[Fi
     by_student: dict[str, list[Finding]] = {}
     for f in findings:
         by_student.setdefault(f.student, []).append(f)
-    folder = _submission_folder(root, autograded)
+    folder = submission_folder(root, autograded)
     written = 0
     with Gradebook(f"sqlite:///{db}", course_id="") as gb:
-        for student in _students(root, assignment, students, autograded):
-            for source in _source_notebooks(root, assignment):
+        for student in chosen_students(root, assignment, students, autograded):
+            for source in source_notebooks(root, assignment):
                 try:
                     book = gb.find_notebook(source.stem, assignment)
                     gb.find_submission_notebook(source.stem, assignment, student)
@@ -85,7 +85,7 @@ def add_comments(course_root: str | Path, assignment: str, findings: Iterable[Fi
                     continue
                 cells = {c.name for c in (*book.solution_cells, *book.task_cells)}
                 path = folder / student / assignment / source.name
-                nb = _read_notebook(path) if path.exists() else {"cells": []}
+                nb = read_notebook(path) if path.exists() else {"cells": []}
                 mine = [f for f in by_student.get(student, []) if f.notebook == source.stem]
                 lines = _comment_lines(mine, _comment_targets(nb, cells))
                 for name in sorted(cells):

@@ -11,15 +11,15 @@ from typing import Any
 
 from ... import registry
 from ...grading.checks import forbidden_by
-from .cells import _is_locked, _is_solution, _is_test, _meta, _parse, _source_text
-from .scopes import _global_loads, _module_bound, _module_level, _stmt_binds
-from .values import _fold, _import_val, _module_val
+from .cells import is_locked, is_solution, is_test, cell_meta, parse, source_text
+from .scopes import global_loads, module_bound, module_level, stmt_binds
+from .values import fold, import_val, module_val
 
 
 def _forbid_args(call: ast.Call, consts: Mapping[str, object]) -> set[str]:
     names: set[str] = set()
     for arg in call.args:
-        value = _fold(arg.value if isinstance(arg, ast.Starred) else arg, consts)
+        value = fold(arg.value if isinstance(arg, ast.Starred) else arg, consts)
         if isinstance(value, str):
             names.add(value)
         elif isinstance(value, tuple):
@@ -46,19 +46,19 @@ def _imported_checks(tree: ast.Module) -> dict[str, tuple[str, str]]:
     return found
 
 
-def _constants(tree: ast.Module, consts: dict[str, object]) -> None:
+def constants(tree: ast.Module, consts: dict[str, object]) -> None:
     """Add the module-level ``NAME = <constant>`` assignments of `tree` to `consts`."""
-    for stmt in _module_level(tree):
+    for stmt in module_level(tree):
         if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 \
                 and isinstance(stmt.targets[0], ast.Name):
-            value = _fold(stmt.value, consts)
+            value = fold(stmt.value, consts)
             if value is not None:
                 consts[stmt.targets[0].id] = value
             else:
                 consts.pop(stmt.targets[0].id, None)
 
 
-class _Exercise:
+class Exercise:
     """The rules one source notebook sets: protected names and forbidden references."""
 
     def __init__(self, source_nb: Mapping[str, Any]) -> None:
@@ -75,15 +75,15 @@ class _Exercise:
         tests: list[tuple[ast.Module, set[str]]] = []
         consts: dict[str, object] = {}
         for cell in cells:
-            source, gid = _source_text(cell), _meta(cell).get("grade_id")
-            tree = _parse(source).tree
-            if _is_solution(cell):
+            source, gid = source_text(cell), cell_meta(cell).get("grade_id")
+            tree = parse(source).tree
+            if is_solution(cell):
                 if gid:
                     self.solution_ids.add(gid)
                 if tree is not None:
-                    self.solution_names |= _module_bound(tree)
+                    self.solution_names |= module_bound(tree)
                 continue
-            if not _is_locked(cell):
+            if not is_locked(cell):
                 self.instructor_lines |= {line.strip() for line in source.splitlines()
                                           if line.strip()}
                 continue
@@ -91,15 +91,15 @@ class _Exercise:
                 self.locked[gid] = source
             if tree is None:
                 continue
-            _constants(tree, consts)
-            locked_bound |= _module_bound(tree)
-            for stmt in _module_level(tree):
+            constants(tree, consts)
+            locked_bound |= module_bound(tree)
+            for stmt in module_level(tree):
                 self.locked_stmts.add(ast.dump(stmt))
-                for name in _stmt_binds(stmt):
-                    self.locked_ident.setdefault(name, set()).add(_binding_identity(stmt, name))
+                for name in stmt_binds(stmt):
+                    self.locked_ident.setdefault(name, set()).add(binding_identity(stmt, name))
                 if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-                    helpers[stmt.name] = _global_loads(stmt)
-            if _is_test(cell):
+                    helpers[stmt.name] = global_loads(stmt)
+            if is_test(cell):
                 forbidden: set[str] = set()
                 checks = _imported_checks(tree)
                 for node in ast.walk(tree):
@@ -112,7 +112,7 @@ class _Exercise:
         self.base_forbidden: dict[str, set[str]] = {}
         relied: set[str] = set()
         for tree, forbidden in tests:
-            reads = _global_loads(tree) - _module_bound(tree)
+            reads = global_loads(tree) - module_bound(tree)
             frontier = list(reads)
             while frontier:                      # through check_path & co.
                 name = frontier.pop()
@@ -137,14 +137,14 @@ class _Exercise:
         self.consts = consts
 
 
-def _binding_identity(stmt: ast.AST, name: str) -> str:
+def binding_identity(stmt: ast.AST, name: str) -> str:
     """What an import binds to `name` (a dotted name), '' for any other binding."""
     if isinstance(stmt, ast.Import):
         for a in stmt.names:
             if (a.asname or a.name.split(".")[0]) == name:
-                return _module_val(a.name if a.asname else a.name.split(".")[0]).dotted
+                return module_val(a.name if a.asname else a.name.split(".")[0]).dotted
     if isinstance(stmt, ast.ImportFrom) and stmt.module and not stmt.level:
         for a in stmt.names:
             if (a.asname or a.name) == name:
-                return _import_val(stmt.module, a.name).dotted
+                return import_val(stmt.module, a.name).dotted
     return ""

@@ -6,10 +6,10 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from ... import registry
-from .rules import _FRONT
+from .rules import FRONT
 
 if TYPE_CHECKING:
-    from .scan import _Reach, _Scan
+    from .scan import Reach, Scan
 
 
 
@@ -17,8 +17,8 @@ def _implementing(forbidden: Iterable[str]) -> dict[str, str]:
     """module -> a forbidden public name it implements (the engine for solve/search)."""
     out: dict[str, str] = {}
     for name in sorted(forbidden):
-        if name in _FRONT:
-            out.setdefault(_FRONT[name], name)
+        if name in FRONT:
+            out.setdefault(FRONT[name], name)
         if name in registry.ENGINE_NAMES:
             for module in registry.engine_modules():
                 out.setdefault(module, name)
@@ -31,7 +31,7 @@ def _covers(forbidden: Iterable[str], ident: tuple[str, str]) -> str | None:
     if not forbidden:
         return None
     module, name = ident
-    if name in forbidden and _FRONT.get(name) == module:
+    if name in forbidden and FRONT.get(name) == module:
         return name
     if registry.in_engine(module) and forbidden & registry.ENGINE_NAMES:
         return sorted(forbidden & registry.ENGINE_NAMES)[0]
@@ -70,16 +70,16 @@ def _label(ident: tuple[str, str]) -> str:
         return f"puzzlekit{'.' + module if module else ''} through a computed name"
     if name == "*":
         return f"everything of puzzlekit.{module}"
-    if _FRONT.get(name) == module:
+    if FRONT.get(name) == module:
         return f"puzzlekit.{name}"
     return f"puzzlekit.{module}.{name}" if module else f"puzzlekit.{name}"
 
 
-def _judge_reaches(scan: _Scan) -> None:
+def judge_reaches(scan: Scan) -> None:
     """reference-call for the reaches whose names may not reach them."""
     ex = scan.exercise
     forbidden = _propagate(ex.base_forbidden, scan.deps)
-    starred: dict[tuple[int, int], tuple[_Reach, list[str]]] = {}
+    starred: dict[tuple[int, int], tuple[Reach, list[str]]] = {}
     for r in scan.reaches:
         why = None
         if r.star:

@@ -12,29 +12,29 @@ from typing import IO, Any
 
 from ...errors import PuzzleError
 from ..csv_cells import inert
-from .cells import _is_locked, _is_solution, _meta, _normalized, _parse, _short, _source_text
-from .exercise import _constants, _Exercise
-from .forbidden import _judge_reaches
+from .cells import is_locked, is_solution, cell_meta, normalized, parse, short, source_text
+from .exercise import constants, Exercise
+from .forbidden import judge_reaches
 from .seen import grader_saw
 from .kinds import CSV_HEADER, Finding
-from .scan import _Cell, _env_apply, _Hit, _Scan, _Visitor
-from .scopes import _module_bound, _module_level, _stmt_binds
+from .scan import Cell, env_apply, Hit, Scan, Visitor
+from .scopes import module_bound, module_level, stmt_binds
 
 
-def _answer_cells(submitted_nb: Mapping[str, Any], ex: _Exercise,
-                  scan: _Scan) -> Iterator[tuple[int, Mapping[str, Any], str, str]]:
+def _answer_cells(submitted_nb: Mapping[str, Any], ex: Exercise,
+                  scan: Scan) -> Iterator[tuple[int, Mapping[str, Any], str, str]]:
     """(index, cell, grade id, role) of each code cell; role 'locked', 'answer', 'added'."""
     for index, cell in enumerate(submitted_nb.get("cells", [])):
         if cell.get("cell_type") != "code":
             continue
-        meta = _meta(cell)
+        meta = cell_meta(cell)
         gid = meta.get("grade_id") or f"cell-{index}"
         if gid in ex.locked:
             yield index, cell, gid, "locked"
-        elif gid in ex.solution_ids or _is_solution(cell):
+        elif gid in ex.solution_ids or is_solution(cell):
             yield index, cell, gid, "answer"
-        elif _is_locked(cell):
-            scan.hit(_Cell(index, gid, False, _parse(_source_text(cell))), 1,
+        elif is_locked(cell):
+            scan.hit(Cell(index, gid, False, parse(source_text(cell))), 1,
                      "edited-locked-cell", "a locked cell the source does not have")
             yield index, cell, gid, "answer"
         else:
@@ -51,16 +51,16 @@ def scan_notebook(submitted_nb: Mapping[str, Any], source_nb: Mapping[str, Any],
     return _scan(submitted_nb, _exercise(source_nb), student, assignment, notebook)
 
 
-def _exercise(source_nb: Mapping[str, Any]) -> _Exercise:
+def _exercise(source_nb: Mapping[str, Any]) -> Exercise:
     """The rules of a source notebook (remembered by content: report() and the instructor
     scan many submissions against few sources)."""
-    key = tuple((c.get("cell_type", ""), json.dumps(_meta(c), sort_keys=True),
-                 _source_text(c)) for c in source_nb.get("cells", []))
+    key = tuple((c.get("cell_type", ""), json.dumps(cell_meta(c), sort_keys=True),
+                 source_text(c)) for c in source_nb.get("cells", []))
     exercise = _EXERCISES.get(key)
     if exercise is None:
         if len(_EXERCISES) >= 16:
             _EXERCISES.clear()
-        exercise = _EXERCISES[key] = _Exercise(source_nb)
+        exercise = _EXERCISES[key] = Exercise(source_nb)
         exercise.generated = _generated_locked(source_nb)
     return exercise
 
@@ -73,25 +73,25 @@ def _generated_locked(source_nb: Mapping[str, Any]) -> dict[str, str]:
 
     from ..authoring import with_kit_lines
     nb = with_kit_lines(nbformat.reads(json.dumps(source_nb), as_version=4))
-    return {str(_meta(c).get("grade_id")): _source_text(c) for c in nb.cells
-            if c.get("cell_type") == "code" and _is_locked(c) and _meta(c).get("grade_id")}
+    return {str(cell_meta(c).get("grade_id")): source_text(c) for c in nb.cells
+            if c.get("cell_type") == "code" and is_locked(c) and cell_meta(c).get("grade_id")}
 
 
-_EXERCISES: dict[tuple[tuple[str, str, str], ...], _Exercise] = {}   # read-only once built
+_EXERCISES: dict[tuple[tuple[str, str, str], ...], Exercise] = {}   # read-only once built
 
 
-def _scan(submitted_nb: Mapping[str, Any], ex: _Exercise, student: str, assignment: str,
+def _scan(submitted_nb: Mapping[str, Any], ex: Exercise, student: str, assignment: str,
           notebook: str) -> list[Finding]:
-    scan = _Scan(ex)
-    cells: list[tuple[_Cell, str]] = []
+    scan = Scan(ex)
+    cells: list[tuple[Cell, str]] = []
     for index, raw, gid, role in _answer_cells(submitted_nb, ex, scan):
-        text = ex.locked[gid] if role == "locked" else _source_text(raw)
-        cells.append((_Cell(index, gid, role == "added", _parse(text)), role))
-        submitted = _source_text(raw)
+        text = ex.locked[gid] if role == "locked" else source_text(raw)
+        cells.append((Cell(index, gid, role == "added", parse(text)), role))
+        submitted = source_text(raw)
         if role == "locked" and _MISSING in submitted.split("\n", 1)[0]:
             _deleted_locked(scan, gid, text, index)     # nbgrader added it back
-        elif role == "locked" and _normalized(submitted) not in (
-                _normalized(text), _normalized(ex.generated.get(gid, text))):
+        elif role == "locked" and normalized(submitted) not in (
+                normalized(text), normalized(ex.generated.get(gid, text))):
             _edited_locked(scan, cells[-1][0], submitted, text)
     present = {c.grade_id for c, _ in cells}
     for gid, text in ex.locked.items():
@@ -102,17 +102,17 @@ def _scan(submitted_nb: Mapping[str, Any], ex: _Exercise, student: str, assignme
         tree = cell.parsed.tree
         if role == "locked":
             if tree is not None:
-                resolver = _Visitor(scan, cell)
-                for stmt in _module_level(tree):
-                    _env_apply(stmt, scan.env, resolver.resolve)
+                resolver = Visitor(scan, cell)
+                for stmt in module_level(tree):
+                    env_apply(stmt, scan.env, resolver.resolve)
             continue
-        visitor = _Visitor(scan, cell)
+        visitor = Visitor(scan, cell)
         if tree is None:
             for lineno, kind, why in cell.parsed.magics:
                 scan.hit(cell, lineno, kind, why)
             continue
         visitor.run(tree)
-    _judge_reaches(scan)
+    judge_reaches(scan)
     return [Finding(student, assignment, notebook, h.grade_id, h.finding, h.line)
             for h in sorted(scan.hits)]
 
@@ -120,16 +120,16 @@ def _scan(submitted_nb: Mapping[str, Any], ex: _Exercise, student: str, assignme
 _MISSING = "was missing from the submission"     # nbgrader's note on a cell it added back
 
 
-def _deleted_locked(scan: _Scan, grade_id: str, source: str, index: int) -> None:
+def _deleted_locked(scan: Scan, grade_id: str, source: str, index: int) -> None:
     first = next((line for line in source.splitlines() if line.strip()), "")
     scan.order += 1
-    scan.hits.append(_Hit((index, 0, scan.order), grade_id,
+    scan.hits.append(Hit((index, 0, scan.order), grade_id,
                           "edited-locked-cell: the locked cell was deleted "
-                          "(nbgrader adds it back)", _short(first)))
+                          "(nbgrader adds it back)", short(first)))
 
 
-def _edited_locked(scan: _Scan, cell: _Cell, submitted: str, source: str) -> None:
-    mine, theirs = _normalized(submitted), _normalized(source)
+def _edited_locked(scan: Scan, cell: Cell, submitted: str, source: str) -> None:
+    mine, theirs = normalized(submitted), normalized(source)
     for tag, i1, _, j1, _ in difflib.SequenceMatcher(a=theirs, b=mine,
                                                      autojunk=False).get_opcodes():
         if tag == "equal":
@@ -139,33 +139,33 @@ def _edited_locked(scan: _Scan, cell: _Cell, submitted: str, source: str) -> Non
         else:
             line, why = mine[j1], "the cell differs from the instructor's"
         scan.order += 1
-        scan.hits.append(_Hit((cell.index, 0, scan.order), cell.grade_id,
+        scan.hits.append(Hit((cell.index, 0, scan.order), cell.grade_id,
                               f"edited-locked-cell: {why} (nbgrader restores it)",
-                              _short(line)))
+                              short(line)))
         return
 
 
-def _prepass(scan: _Scan, cells: Sequence[_Cell]) -> None:
+def _prepass(scan: Scan, cells: Sequence[Cell]) -> None:
     """Every module-level binding of the notebook, for code that runs later (functions)."""
     for cell in cells:
         tree = cell.parsed.tree
         if tree is None:
             continue
-        _constants(tree, scan.consts)
-        scan.module_names |= _module_bound(tree)
+        constants(tree, scan.consts)
+        scan.module_names |= module_bound(tree)
         for node in ast.walk(tree):
             if isinstance(node, ast.Global):
                 scan.module_names |= set(node.names)
-        resolver = _Visitor(scan, cell)
-        for stmt in _module_level(tree):
-            _env_apply(stmt, scan.env, resolver.resolve)
-            for name in _stmt_binds(stmt):
+        resolver = Visitor(scan, cell)
+        for stmt in module_level(tree):
+            env_apply(stmt, scan.env, resolver.resolve)
+            for name in stmt_binds(stmt):
                 if name in scan.env:
                     scan.may_env[name] = scan.env[name]
     scan.env = {}
 
 
-def _read_notebook(path: Path) -> dict[str, Any]:
+def read_notebook(path: Path) -> dict[str, Any]:
     """A notebook as a dict (plain JSON for nbformat 4, nbformat's upgrade for older ones)."""
     nb = json.loads(path.read_text(encoding="utf-8"))
     if not isinstance(nb, dict) or not isinstance(nb.get("cells", []), list):
@@ -176,11 +176,11 @@ def _read_notebook(path: Path) -> dict[str, Any]:
     return nb
 
 
-def _submission_folder(course_root: Path, autograded: bool) -> Path:
+def submission_folder(course_root: Path, autograded: bool) -> Path:
     return course_root / ("autograded" if autograded else "submitted")
 
 
-def _source_notebooks(course_root: Path, assignment: str) -> list[Path]:
+def source_notebooks(course_root: Path, assignment: str) -> list[Path]:
     folder = course_root / "source" / assignment
     notebooks = sorted(folder.glob("*.ipynb")) if folder.is_dir() else []
     if not notebooks:
@@ -188,9 +188,9 @@ def _source_notebooks(course_root: Path, assignment: str) -> list[Path]:
     return notebooks
 
 
-def _students(course_root: Path, assignment: str, students: Sequence[str] | None,
+def chosen_students(course_root: Path, assignment: str, students: Sequence[str] | None,
               autograded: bool) -> list[str]:
-    folder = _submission_folder(course_root, autograded)
+    folder = submission_folder(course_root, autograded)
     if not folder.is_dir():
         raise PuzzleError(f"no {folder.name}/ folder in {course_root}")
     if students:
@@ -209,29 +209,29 @@ def report(course_root: str | Path, assignment: str, *, students: Sequence[str] 
     and ``source/<assignment>/*.ipynb``; raises `PuzzleError` for missing folders.
     """
     root = Path(course_root)
-    sources = _source_notebooks(root, assignment)
+    sources = source_notebooks(root, assignment)
     try:
-        exercises = {p.name: _exercise(_read_notebook(p)) for p in sources}
+        exercises = {p.name: _exercise(read_notebook(p)) for p in sources}
     except (ValueError, OSError) as e:
         raise PuzzleError(f"cannot read the source notebook: {e}") from None
-    folder = _submission_folder(root, autograded)
+    folder = submission_folder(root, autograded)
     findings: list[Finding] = []
-    for student in _students(root, assignment, students, autograded):
+    for student in chosen_students(root, assignment, students, autograded):
         for source in sources:
             path = folder / student / assignment / source.name
             if not path.exists():
                 continue
             try:
-                nb = _read_notebook(path)
+                nb = read_notebook(path)
             except (ValueError, OSError) as e:
                 findings.append(Finding(student, assignment, source.stem, "-",
                                         f"unreadable-notebook: {type(e).__name__}", ""))
                 continue
             findings += _scan(nb, exercises[source.name], student, assignment, source.stem)
-            graded = _submission_folder(root, True) / student / assignment / source.name
+            graded = submission_folder(root, True) / student / assignment / source.name
             if graded.exists():     # what the grader saw while grading it
                 try:
-                    findings += grader_saw(_read_notebook(graded), student, assignment,
+                    findings += grader_saw(read_notebook(graded), student, assignment,
                                            source.stem)
                 except (ValueError, OSError):
                     pass

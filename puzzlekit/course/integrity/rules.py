@@ -9,13 +9,13 @@ import re
 from ... import registry
 
 #: every name of puzzlekit's front -> the module that defines it
-_FRONT = registry.EXPORTS
+FRONT = registry.EXPORTS
 
 #: every module and package of the kit, relative (``"engine.solver"``), read from its folders
-_KIT_MODULES = frozenset(registry.modules_under())
+KIT_MODULES = frozenset(registry.modules_under())
 
 
-def _split(dotted: str) -> tuple[str, str] | None:
+def split_dotted(dotted: str) -> tuple[str, str] | None:
     """(the kit's module, the name after it) for ``puzzlekit.engine.solver.solve`` (the
     longest module that `dotted` names an attribute of), None outside the kit."""
     parts = dotted.split(".")
@@ -23,7 +23,7 @@ def _split(dotted: str) -> tuple[str, str] | None:
         return None
     for i in range(len(parts) - 1, 1, -1):
         module = ".".join(parts[1:i])
-        if module in _KIT_MODULES:
+        if module in KIT_MODULES:
             return module, parts[i]
     return "", parts[1]
 
@@ -73,7 +73,7 @@ _RULES: dict[str, str] = {
 _EXACT_RULES = {"builtins": "builtins"}
 
 #: attribute names flagged whatever they are read from
-_ATTRIBUTE_RULES: dict[str, str] = {
+ATTRIBUTE_RULES: dict[str, str] = {
     **dict.fromkeys(["__code__", "__globals__", "__closure__", "__defaults__",
                      "__kwdefaults__", "__subclasses__", "f_globals", "f_locals", "f_back",
                      "f_builtins", "tb_frame", "gi_frame", "cr_frame", "ag_frame"],
@@ -87,27 +87,27 @@ _ATTRIBUTE_RULES: dict[str, str] = {
 }
 
 #: special builtins that the resolver turns into values
-_IPYTHON_NAMES = {"get_ipython": "IPython.get_ipython"}
+IPYTHON_NAMES = {"get_ipython": "IPython.get_ipython"}
 
 #: functions that only look at what they are given
-_INSPECTORS = frozenset(f"builtins.{n}" for n in (
+INSPECTORS = frozenset(f"builtins.{n}" for n in (
     "help", "print", "repr", "str", "type", "id", "dir", "callable", "isinstance",
     "issubclass", "hasattr", "len"))
 
 #: methods of a namespace dict that only read it
-_NAMESPACE_READERS = frozenset({"get", "keys", "items", "values", "copy", "__contains__",
+NAMESPACE_READERS = frozenset({"get", "keys", "items", "values", "copy", "__contains__",
                                 "__getitem__", "__len__", "__iter__"})
-_NAMESPACE_READING_CALLS = frozenset({"builtins.len", "builtins.list", "builtins.sorted",
+NAMESPACE_READING_CALLS = frozenset({"builtins.len", "builtins.list", "builtins.sorted",
                                       "builtins.dict", "builtins.set", "builtins.print",
                                       "builtins.repr", "builtins.str", "builtins.iter",
                                       "builtins.tuple", "builtins.any", "builtins.all"})
 
 #: dunders that compare with another object / that describe the object itself
-_OTHER_DUNDERS = frozenset({"__eq__", "__ne__", "__contains__", "__instancecheck__",
+OTHER_DUNDERS = frozenset({"__eq__", "__ne__", "__contains__", "__instancecheck__",
                             "__subclasscheck__"})
-_SELF_DUNDERS = frozenset({"__hash__", "__len__"})
+SELF_DUNDERS = frozenset({"__hash__", "__len__"})
 
-_PATCHERS = frozenset({"unittest.mock.patch", "unittest.mock.patch.object",
+PATCHERS = frozenset({"unittest.mock.patch", "unittest.mock.patch.object",
                        "unittest.mock.patch.dict", "unittest.mock.patch.multiple",
                        "mock.patch", "mock.patch.object", "mock.patch.dict"})
 
@@ -120,14 +120,14 @@ _SENSITIVE_PATH = re.compile(
     r"|(^|[/\\])(source|release|submitted|autograded|feedback)[/\\][^/\\]+[/\\]")
 
 
-def _sensitive_path(text: str) -> bool:
+def sensitive_path(text: str) -> bool:
     """Whether a string handed to a function names files a student has no business with."""
     if "/" not in text and "\\" not in text and not text.endswith("gradebook.db"):
         return False
     return bool(_SENSITIVE_PATH.search(text.strip()))
 
 
-def _rule_for(dotted: str) -> str | None:
+def rule_for(dotted: str) -> str | None:
     """The kind of finding for reaching `dotted`, if any."""
     if dotted in _EXACT_RULES:
         return _EXACT_RULES[dotted]
@@ -139,7 +139,7 @@ def _rule_for(dotted: str) -> str | None:
     return None
 
 
-def _owner_kind(dotted: str) -> str:
+def owner_kind(dotted: str) -> str:
     """The kind of finding for changing something of the module (or object) `dotted`."""
     parts = dotted.split(".")
     if parts[0] == "puzzlekit":

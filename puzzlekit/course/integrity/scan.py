@@ -11,29 +11,29 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ... import registry
-from .cells import _short
-from .exercise import _binding_identity
+from .cells import short
+from .exercise import binding_identity
 from .rules import (
-    _ATTRIBUTE_RULES,
-    _FRONT,
-    _INSPECTORS,
-    _IPYTHON_NAMES,
-    _NAMESPACE_READERS,
-    _NAMESPACE_READING_CALLS,
-    _OTHER_DUNDERS,
-    _PATCHERS,
-    _SELF_DUNDERS,
-    _owner_kind,
-    _rule_for,
-    _sensitive_path,
-    _split,
+    ATTRIBUTE_RULES,
+    FRONT,
+    INSPECTORS,
+    IPYTHON_NAMES,
+    NAMESPACE_READERS,
+    NAMESPACE_READING_CALLS,
+    OTHER_DUNDERS,
+    PATCHERS,
+    SELF_DUNDERS,
+    owner_kind,
+    rule_for,
+    sensitive_path,
+    split_dotted,
 )
-from .scopes import _bound_by, _own_nodes, _scope_names, _stmt_binds, _target_names
-from .values import _MAIN_NS, _fold_str, _import_val, _module_val, _Val
+from .scopes import bound_by, own_nodes, scope_names, stmt_binds, target_names
+from .values import MAIN_NS, fold_str, import_val, module_val, Val
 
 if TYPE_CHECKING:
-    from .cells import _Parsed
-    from .exercise import _Exercise
+    from .cells import Parsed
+    from .exercise import Exercise
 
 
 
@@ -46,22 +46,22 @@ class _Scope:
     kind: str                      # "function", "class" or "comprehension"
     names: set[str]
     declared_global: set[str]
-    aliases: dict[str, _Val] = field(default_factory=dict)
+    aliases: dict[str, Val] = field(default_factory=dict)
 
 
 @dataclass
-class _Cell:
+class Cell:
     index: int
     grade_id: str
     unmarked: bool                 # no nbgrader metadata: the instructor's lines are exempt
-    parsed: _Parsed
+    parsed: Parsed
 
 
 @dataclass
-class _Reach:
+class Reach:
     """Student code took puzzlekit's `ident` = (module, name) out of puzzlekit."""
 
-    cell: _Cell
+    cell: Cell
     lineno: int
     ident: tuple[str, str]
     attrib: tuple[str, ...]        # the module-level names the statement binds
@@ -70,37 +70,37 @@ class _Reach:
 
 
 @dataclass(order=True)
-class _Hit:
+class Hit:
     key: tuple[int, int, int]
     grade_id: str
     finding: str
     line: str
 
 
-class _Scan:
+class Scan:
     """Notebook-wide state of one scan."""
 
-    def __init__(self, exercise: _Exercise) -> None:
+    def __init__(self, exercise: Exercise) -> None:
         self.exercise = exercise
-        self.env: dict[str, _Val] = {}           # module level, in the order cells run
-        self.may_env: dict[str, _Val] = {}       # any module-level binding (for functions)
+        self.env: dict[str, Val] = {}           # module level, in the order cells run
+        self.may_env: dict[str, Val] = {}       # any module-level binding (for functions)
         self.module_names: set[str] = set()
         self.consts: dict[str, object] = dict(exercise.consts)
         self.deps: dict[str, set[str]] = {}
-        self.reaches: list[_Reach] = []
+        self.reaches: list[Reach] = []
         self.student_binds: dict[str, list[tuple[int, int]]] = {}
-        self.hits: list[_Hit] = []
+        self.hits: list[Hit] = []
         self.seen: set[tuple[str, str, str]] = set()
         self.order = 0
 
-    def line(self, cell: _Cell, lineno: int) -> str:
+    def line(self, cell: Cell, lineno: int) -> str:
         return cell.parsed.lines[lineno - 1] if 0 < lineno <= len(cell.parsed.lines) else ""
 
-    def exempt(self, cell: _Cell, lineno: int) -> bool:
+    def exempt(self, cell: Cell, lineno: int) -> bool:
         """A line the instructor wrote in a demo cell (e.g. a fallback to puzzlekit)."""
         return cell.unmarked and self.line(cell, lineno).strip() in self.exercise.instructor_lines
 
-    def hit(self, cell: _Cell, lineno: int, kind: str, why: str) -> None:
+    def hit(self, cell: Cell, lineno: int, kind: str, why: str) -> None:
         if self.exempt(cell, lineno):
             return
         line = self.line(cell, lineno)
@@ -109,19 +109,19 @@ class _Scan:
             return
         self.seen.add(key)
         self.order += 1
-        self.hits.append(_Hit((cell.index, lineno, self.order), cell.grade_id,
-                              f"{kind}: {why}", _short(line)))
+        self.hits.append(Hit((cell.index, lineno, self.order), cell.grade_id,
+                              f"{kind}: {why}", short(line)))
 
 
-def _env_apply(stmt: ast.stmt, env: dict[str, _Val],
-               resolve: Callable[[ast.AST], _Val | None]) -> None:
+def env_apply(stmt: ast.stmt, env: dict[str, Val],
+               resolve: Callable[[ast.AST], Val | None]) -> None:
     """Update the module-level environment after `stmt` ran."""
     if isinstance(stmt, ast.Import):
         for a in stmt.names:
             if a.asname:
-                env[a.asname] = _module_val(a.name)
+                env[a.asname] = module_val(a.name)
             else:
-                env[a.name.split(".")[0]] = _module_val(a.name.split(".")[0])
+                env[a.name.split(".")[0]] = module_val(a.name.split(".")[0])
         return
     if isinstance(stmt, ast.ImportFrom):
         if stmt.level or not stmt.module:
@@ -129,10 +129,10 @@ def _env_apply(stmt: ast.stmt, env: dict[str, _Val],
         for a in stmt.names:
             if a.name == "*":
                 if stmt.module == "puzzlekit":
-                    for name in _FRONT:
-                        env[name] = _import_val("puzzlekit", name)
+                    for name in FRONT:
+                        env[name] = import_val("puzzlekit", name)
                 continue
-            env[a.asname or a.name] = _import_val(stmt.module, a.name)
+            env[a.asname or a.name] = import_val(stmt.module, a.name)
         return
     if isinstance(stmt, ast.Assign) and all(isinstance(t, ast.Name) for t in stmt.targets):
         value = resolve(stmt.value)
@@ -142,14 +142,14 @@ def _env_apply(stmt: ast.stmt, env: dict[str, _Val],
             else:
                 env[t.id] = value  # type: ignore[attr-defined]
         return
-    for name in _stmt_binds(stmt):
+    for name in stmt_binds(stmt):
         env.pop(name, None)
 
 
-class _Visitor(ast.NodeVisitor):
+class Visitor(ast.NodeVisitor):
     """Walks the answer cells of one notebook, in order, naming what it finds."""
 
-    def __init__(self, scan: _Scan, cell: _Cell) -> None:
+    def __init__(self, scan: Scan, cell: Cell) -> None:
         self.scan, self.cell = scan, cell
         self.ex = scan.exercise
         self.scopes: list[_Scope] = []
@@ -175,7 +175,7 @@ class _Visitor(ast.NodeVisitor):
                 self.top(s)
             return
         if isinstance(stmt, (ast.For, ast.AsyncFor)):
-            names = tuple(_target_names(stmt.target))
+            names = tuple(target_names(stmt.target))
             self.check_binding(stmt, names, callable_value=False)
             self.part(stmt.iter, names)
             self.part(stmt.target, names)
@@ -186,7 +186,7 @@ class _Visitor(ast.NodeVisitor):
             return
         if isinstance(stmt, (ast.With, ast.AsyncWith)):
             for item in stmt.items:
-                names = tuple(_target_names(item.optional_vars))
+                names = tuple(target_names(item.optional_vars))
                 self.check_binding(stmt, names, callable_value=False)
                 self.part(item.context_expr, names)
                 if item.optional_vars is not None:
@@ -212,17 +212,17 @@ class _Visitor(ast.NodeVisitor):
         if isinstance(stmt, ast.Match):
             self.part(stmt.subject, ())
             for case in stmt.cases:
-                names = tuple(n for p in ast.walk(case.pattern) for n in _bound_by(p))
+                names = tuple(n for p in ast.walk(case.pattern) for n in bound_by(p))
                 self.check_binding(stmt, names, callable_value=False)
                 if case.guard is not None:
                     self.part(case.guard, names)
                 for s in case.body:
                     self.top(s)
             return
-        names = tuple(_stmt_binds(stmt))
+        names = tuple(stmt_binds(stmt))
         self.check_binding(stmt, names, callable_value=_callable_binding(stmt))
         self.part(stmt, names)
-        _env_apply(stmt, self.scan.env, self.resolve)
+        env_apply(stmt, self.scan.env, self.resolve)
 
     def part(self, node: ast.AST, names: tuple[str, ...]) -> None:
         """Visit `node` with its reaches attributed to the module-level `names`."""
@@ -236,14 +236,14 @@ class _Visitor(ast.NodeVisitor):
     def hit(self, node: ast.AST, kind: str, why: str) -> None:
         self.scan.hit(self.cell, getattr(node, "lineno", 1), kind, why)
 
-    def reach(self, node: ast.AST, val: _Val, base: _Val, star: bool = False) -> None:
+    def reach(self, node: ast.AST, val: Val, base: Val, star: bool = False) -> None:
         module = base.puzzlekit_module
         if module is None:
             return
         parts = val.dotted.split(".")
         if len(parts) < 2 or val.is_module:
             return
-        split = _split(val.dotted)
+        split = split_dotted(val.dotted)
         ident = split if split is not None and split[0] else (module, parts[-1])
         if ident[1] in _LOOKUPS and self.escapes(node):
             # the module's own look-up handed on (``map(puzzlekit.__getattr__, names)``):
@@ -257,7 +257,7 @@ class _Visitor(ast.NodeVisitor):
         line = getattr(node, "lineno", 1)
         if self.scan.exempt(self.cell, line):
             return
-        self.scan.reaches.append(_Reach(self.cell, line, ident, self.attrib,
+        self.scan.reaches.append(Reach(self.cell, line, ident, self.attrib,
                                         self.escapes(node), star))
 
     def escapes(self, node: ast.AST) -> bool:
@@ -270,14 +270,14 @@ class _Visitor(ast.NodeVisitor):
             return False
         if isinstance(parent, ast.Call) and node in parent.args:
             callee = self.resolve(parent.func)
-            return callee is None or not (callee.dotted in _INSPECTORS
+            return callee is None or not (callee.dotted in INSPECTORS
                                           or callee.dotted.startswith(("inspect.", "pydoc.")))
         return True
 
-    def flag_val(self, node: ast.AST, val: _Val | None) -> None:
+    def flag_val(self, node: ast.AST, val: Val | None) -> None:
         if val is None or val.ns:
             return
-        kind = _rule_for(val.dotted)
+        kind = rule_for(val.dotted)
         if kind:
             self.hit(node, kind, f"uses {val.dotted.removeprefix('builtins.')}")
 
@@ -293,13 +293,13 @@ class _Visitor(ast.NodeVisitor):
                 (self.cell.index, getattr(stmt, "lineno", 0)))
             if name in self.ex.solution_names:
                 continue
-            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and name in _FRONT:
+            if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and name in FRONT:
                 continue   # the student's own nextStates etc.: the grader uses puzzlekit's
             protected = name in self.ex.protected
             shadows = name in self.ex.test_builtins and callable_value
             if not (protected or shadows):
                 continue
-            identity = _binding_identity(stmt, name)
+            identity = binding_identity(stmt, name)
             if identity and identity in self.ex.locked_ident.get(name, set()):
                 continue
             dumped = dumped or ast.dump(stmt)
@@ -325,7 +325,7 @@ class _Visitor(ast.NodeVisitor):
     def in_function(self) -> bool:
         return any(s.kind == "function" for s in self.scopes)
 
-    def lookup(self, name: str) -> tuple[bool, _Val | None]:
+    def lookup(self, name: str) -> tuple[bool, Val | None]:
         """(whether `name` is local to a function/class/comprehension, its value)."""
         for i, scope in enumerate(reversed(self.scopes)):
             if scope.kind == "class" and i > 0:
@@ -340,14 +340,14 @@ class _Visitor(ast.NodeVisitor):
         if name in self.scan.module_names:
             return False, None
         if name == "__builtins__":
-            return False, _Val("builtins", is_module=True)
-        if name in _IPYTHON_NAMES:
-            return False, _Val(_IPYTHON_NAMES[name])
+            return False, Val("builtins", is_module=True)
+        if name in IPYTHON_NAMES:
+            return False, Val(IPYTHON_NAMES[name])
         if name in vars(builtins) or name in ("exit", "quit"):
-            return False, _Val(f"builtins.{name}")
+            return False, Val(f"builtins.{name}")
         return False, None
 
-    def resolve(self, node: ast.AST) -> _Val | None:
+    def resolve(self, node: ast.AST) -> Val | None:
         """What `node` stands for, as far as it can be told without running anything."""
         if isinstance(node, ast.Name):
             return self.lookup(node.id)[1]
@@ -356,36 +356,36 @@ class _Visitor(ast.NodeVisitor):
             if base is None or base.ns:
                 return None
             if node.attr == "__dict__" and base.is_module:
-                return _Val(base.dotted, True, ns=True)
+                return Val(base.dotted, True, ns=True)
             return base.attr(node.attr)
         if isinstance(node, ast.Subscript):
             base = self.resolve(node.value)
             if base is None:
                 return None
-            key = _fold_str(node.slice, self.scan.consts)
+            key = fold_str(node.slice, self.scan.consts)
             if base.dotted == "sys.modules" and not base.ns:
-                return _module_val(key) if key else None
+                return module_val(key) if key else None
             if base.ns and base.dotted != "__main__":
-                return _Val(base.dotted, True).attr(key or "?")
+                return Val(base.dotted, True).attr(key or "?")
             return None
         if isinstance(node, ast.Call):
             return self.resolve_call(node)
         return None
 
-    def resolve_call(self, node: ast.Call) -> _Val | None:
+    def resolve_call(self, node: ast.Call) -> Val | None:
         return self.call_target(node)[0]
 
-    def call_target(self, node: ast.Call) -> tuple[_Val | None, _Val | None]:
+    def call_target(self, node: ast.Call) -> tuple[Val | None, Val | None]:
         """(what a call returns, the module it took it from) for getattr, attrgetter,
         ``M.__getattr__``, ``vars(M).get``, ``puzzlekit.reference``, import_module,
         __import__, vars and globals."""
         args, consts = node.args, self.scan.consts
-        name = _fold_str(args[0], consts) if args else None
+        name = fold_str(args[0], consts) if args else None
         if isinstance(node.func, ast.Call):               # attrgetter("search")(puzzlekit)
             getter = self.resolve(node.func.func)
             if getter is not None and getter.dotted == "operator.attrgetter" and args:
                 base = self.resolve(args[0])
-                attr = _fold_str(node.func.args[0], consts) if node.func.args else None
+                attr = fold_str(node.func.args[0], consts) if node.func.args else None
                 if base is not None and base.is_module and not base.ns:
                     return base.attr(attr or "?"), base
             return None, None
@@ -396,11 +396,11 @@ class _Visitor(ast.NodeVisitor):
                 if method in ("__getattr__", "__getattribute__") and owner.is_module \
                         and not owner.ns:
                     return owner.attr(name or "?"), owner
-                if method in ("get", "__getitem__") and owner.ns and owner != _MAIN_NS:
-                    module = _Val(owner.dotted, True)
+                if method in ("get", "__getitem__") and owner.ns and owner != MAIN_NS:
+                    module = Val(owner.dotted, True)
                     return module.attr(name or "?"), module
                 if method == "get" and owner.dotted == "sys.modules" and name:
-                    return _module_val(name), None
+                    return module_val(name), None
         func = self.resolve(node.func)
         if func is None:
             return None, None
@@ -408,34 +408,34 @@ class _Visitor(ast.NodeVisitor):
             base = self.resolve(args[0])
             if base is None or base.ns:
                 return None, None
-            return base.attr(_fold_str(args[1], consts) or "?"), base
+            return base.attr(fold_str(args[1], consts) or "?"), base
         if func.dotted == "puzzlekit.reference" and args:     # the front's own look-up
-            front = _Val("puzzlekit", is_module=True)
+            front = Val("puzzlekit", is_module=True)
             return front.attr(name or "?"), front
         if func.dotted == "importlib.import_module" and name:
-            return _module_val(name), None
+            return module_val(name), None
         if func.dotted == "builtins.__import__" and name:
             fromlist = args[3] if len(args) > 3 else next(
                 (k.value for k in node.keywords if k.arg == "fromlist"), None)
             empty = fromlist is None or (isinstance(fromlist, (ast.List, ast.Tuple))
                                          and not fromlist.elts) or (
                 isinstance(fromlist, ast.Constant) and not fromlist.value)
-            return _module_val(name.split(".")[0] if empty else name), None
+            return module_val(name.split(".")[0] if empty else name), None
         if func.dotted == "builtins.vars":
             if not args:
-                return (None if self.in_function() else _MAIN_NS), None
+                return (None if self.in_function() else MAIN_NS), None
             base = self.resolve(args[0])
             if base is not None and base.is_module and not base.ns:
-                return _Val(base.dotted, True, ns=True), None
+                return Val(base.dotted, True, ns=True), None
             return None, None
         if func.dotted == "builtins.globals" or (
                 func.dotted == "builtins.locals" and not self.in_function()):
-            return _MAIN_NS, None
+            return MAIN_NS, None
         return None, None
 
     # -- scopes -----------------------------------------------------------------------
     def push(self, node: ast.AST, kind: str) -> None:
-        names, declared = _scope_names(node)
+        names, declared = scope_names(node)
         self.scopes.append(_Scope(kind, names, declared))
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
@@ -490,26 +490,26 @@ class _Visitor(ast.NodeVisitor):
     def visit_Assign(self, node: ast.Assign) -> None:
         extra: tuple[str, ...] = ()
         for t in node.targets:            # globals()["search"] = ... binds search
-            if isinstance(t, ast.Subscript) and self.resolve(t.value) == _MAIN_NS:
-                key = _fold_str(t.slice, self.scan.consts)
+            if isinstance(t, ast.Subscript) and self.resolve(t.value) == MAIN_NS:
+                key = fold_str(t.slice, self.scan.consts)
                 if key:
                     extra += (key,)
                     self.check_binding(node, (key,), callable_value=_callable_value(
                         node.value))
         if self.scopes:
             extra += self.global_binding(node, [n for t in node.targets
-                                                for n in _target_names(t)])
+                                                for n in target_names(t)])
             self.track_alias(node)
         self.with_extra(node, extra)
 
     def visit_AugAssign(self, node: ast.AugAssign | ast.AnnAssign) -> None:
-        extra = self.global_binding(node, _target_names(node.target)) if self.scopes else ()
+        extra = self.global_binding(node, target_names(node.target)) if self.scopes else ()
         self.with_extra(node, extra)
 
     visit_AnnAssign = visit_AugAssign  # type: ignore[assignment]
 
     def visit_For(self, node: ast.For | ast.AsyncFor) -> None:
-        extra = self.global_binding(node, _target_names(node.target)) if self.scopes else ()
+        extra = self.global_binding(node, target_names(node.target)) if self.scopes else ()
         self.with_extra(node, extra)
 
     visit_AsyncFor = visit_For  # type: ignore[assignment]
@@ -543,23 +543,23 @@ class _Visitor(ast.NodeVisitor):
 
     def visit_Import(self, node: ast.Import) -> None:
         for a in node.names:
-            self.flag_val(node, _module_val(a.name))
+            self.flag_val(node, module_val(a.name))
             if self.scopes and self.scopes[-1].kind != "class":
                 bound = a.asname or a.name.split(".")[0]
-                self.scopes[-1].aliases[bound] = _module_val(a.name if a.asname else bound)
+                self.scopes[-1].aliases[bound] = module_val(a.name if a.asname else bound)
         if self.scopes:
-            self.global_binding(node, _bound_by(node))
+            self.global_binding(node, bound_by(node))
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         if node.level or not node.module:
             return
-        base = _module_val(node.module)
+        base = module_val(node.module)
         self.flag_val(node, base)
         for a in node.names:
             if a.name == "*":
                 self.star_import(node, base)
                 continue
-            val = _import_val(node.module, a.name)
+            val = import_val(node.module, a.name)
             self.flag_val(node, val)
             if base.puzzlekit_module is not None:
                 attrib = self.attrib if self.scopes else (a.asname or a.name,)
@@ -569,13 +569,13 @@ class _Visitor(ast.NodeVisitor):
             if self.scopes and self.scopes[-1].kind != "class":
                 self.scopes[-1].aliases[a.asname or a.name] = val
         if self.scopes:
-            self.global_binding(node, _bound_by(node))
+            self.global_binding(node, bound_by(node))
 
-    def star_import(self, node: ast.ImportFrom, base: _Val) -> None:
+    def star_import(self, node: ast.ImportFrom, base: Val) -> None:
         module = base.puzzlekit_module
         if module is None:
             return
-        names = [n for n, m in _FRONT.items() if module in ("", m)]
+        names = [n for n, m in FRONT.items() if module in ("", m)]
         for name in names:
             before, self.attrib = self.attrib, (name,)
             self.reach(node, base.attr(name), base, star=True)
@@ -595,25 +595,25 @@ class _Visitor(ast.NodeVisitor):
             self.flag_val(node, val)         # an unbound builtin: exec, exit, get_ipython...
 
     def visit_Constant(self, node: ast.Constant) -> None:
-        if isinstance(node.value, str) and _sensitive_path(node.value) \
+        if isinstance(node.value, str) and sensitive_path(node.value) \
                 and not isinstance(self.parents.get(node), ast.Expr):      # not a docstring
-            self.hit(node, "file-access", f"uses the path {_short(node.value)[:60]!r}")
+            self.hit(node, "file-access", f"uses the path {short(node.value)[:60]!r}")
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
-        kind = _ATTRIBUTE_RULES.get(node.attr)
+        kind = ATTRIBUTE_RULES.get(node.attr)
         if kind:
             self.hit(node, kind, f"uses .{node.attr}")
         base = self.resolve(node.value)
-        if base is not None and base.ns and base != _MAIN_NS and node.attr in (
+        if base is not None and base.ns and base != MAIN_NS and node.attr in (
                 "get", "__getitem__") and self.escapes(node):
             # a module's namespace look-up handed on (``map(vars(puzzlekit).get, names)``)
-            module = _Val(base.dotted, True)
+            module = Val(base.dotted, True)
             self.reach(node, module.attr("?"), module)
         if base is not None and not base.ns:
             val = self.resolve(node)
             if isinstance(node.ctx, (ast.Store, ast.Del)):
                 verb = "deletes" if isinstance(node.ctx, ast.Del) else "sets"
-                self.hit(node, _owner_kind(base.dotted), f"{verb} {base.dotted}.{node.attr}")
+                self.hit(node, owner_kind(base.dotted), f"{verb} {base.dotted}.{node.attr}")
             elif val is not None:
                 if base.puzzlekit_module is not None:
                     self.reach(node, val, base)
@@ -626,19 +626,19 @@ class _Visitor(ast.NodeVisitor):
     def visit_Subscript(self, node: ast.Subscript) -> None:
         base = self.resolve(node.value)
         if base is not None:
-            key = _fold_str(node.slice, self.scan.consts)
+            key = fold_str(node.slice, self.scan.consts)
             writes = isinstance(node.ctx, (ast.Store, ast.Del))
             if base.dotted == "sys.modules" and writes:
-                kind = _owner_kind(key) if key else "sys-hooks"
+                kind = owner_kind(key) if key else "sys-hooks"
                 self.hit(node, kind if kind != "module-attributes" else "sys-hooks",
                          f"replaces sys.modules[{key!r}]")
             elif base.ns and writes:
-                self.hit(node, _owner_kind(base.dotted) if base != _MAIN_NS
+                self.hit(node, owner_kind(base.dotted) if base != MAIN_NS
                          else "module-attributes", f"writes {_ns_name(base)}[{key!r}]")
-            elif base.ns and base != _MAIN_NS:
+            elif base.ns and base != MAIN_NS:
                 val = self.resolve(node)
                 if val is not None:
-                    self.reach(node, val, _Val(base.dotted, True))
+                    self.reach(node, val, Val(base.dotted, True))
                     self.flag_val(node, val)
             elif base.dotted == "sys.modules":
                 self.flag_val(node, self.resolve(node))
@@ -648,35 +648,35 @@ class _Visitor(ast.NodeVisitor):
         func = self.resolve(node.func)
         dotted = func.dotted if func is not None else ""
         for arg in (*node.args, *(k.value for k in node.keywords)):
-            text = _fold_str(arg.value if isinstance(arg, ast.Starred) else arg,
+            text = fold_str(arg.value if isinstance(arg, ast.Starred) else arg,
                              self.scan.consts)
-            if text and _sensitive_path(text):
-                self.hit(node, "file-access", f"uses the path {_short(text)[:60]!r}")
+            if text and sensitive_path(text):
+                self.hit(node, "file-access", f"uses the path {short(text)[:60]!r}")
         if dotted in ("builtins.globals", "builtins.vars", "builtins.locals"):
             self.check_namespace_use(node)
         elif dotted in ("builtins.setattr", "builtins.delattr", "builtins.object.__setattr__",
                         "builtins.type.__setattr__", "builtins.object.__delattr__"):
             self.check_setattr(node, dotted.rsplit(".", 1)[-1])
-        elif dotted in _PATCHERS:
+        elif dotted in PATCHERS:
             self.check_patch(node, dotted)
         elif dotted == "builtins.type" and len(node.args) == 3 \
                 and isinstance(node.args[2], ast.Dict):
             for k, v in zip(node.args[2].keys, node.args[2].values):
-                name = _fold_str(k, self.scan.consts)
+                name = fold_str(k, self.scan.consts)
                 if name and isinstance(v, ast.Lambda) and _rigged(v, name):
                     self.hit(node, "rigged-dunder", _rigged_why(name))
         if isinstance(node.func, ast.Attribute):
             owner = self.resolve(node.func.value)
-            if owner is not None and owner.ns and node.func.attr not in _NAMESPACE_READERS:
-                self.hit(node, _owner_kind(owner.dotted) if owner != _MAIN_NS
+            if owner is not None and owner.ns and node.func.attr not in NAMESPACE_READERS:
+                self.hit(node, owner_kind(owner.dotted) if owner != MAIN_NS
                          else "module-attributes",
                          f"changes {_ns_name(owner)} with .{node.func.attr}")
-                if owner == _MAIN_NS and node.func.attr == "update":
+                if owner == MAIN_NS and node.func.attr == "update":
                     keys = tuple(k.arg for k in node.keywords if k.arg)
                     self.check_binding(node, keys, callable_value=True)
             if node.func.attr in ("__setattr__", "__delattr__") and owner is not None \
                     and owner.is_module:
-                self.hit(node, _owner_kind(owner.dotted), f"sets attributes of {owner.dotted}")
+                self.hit(node, owner_kind(owner.dotted), f"sets attributes of {owner.dotted}")
         val, base = self.call_target(node)
         if val is not None and not val.ns:
             if base is not None:
@@ -687,7 +687,7 @@ class _Visitor(ast.NodeVisitor):
     # -- checks -----------------------------------------------------------------------
     def check_namespace_use(self, node: ast.Call) -> None:
         """globals()/vars(): fine to read, named when written (there) or handed on (here)."""
-        if self.resolve_call(node) != _MAIN_NS:
+        if self.resolve_call(node) != MAIN_NS:
             return
         parent = self.parents.get(node)
         if isinstance(parent, (ast.Subscript, ast.Attribute)) and parent.value is node:
@@ -696,8 +696,8 @@ class _Visitor(ast.NodeVisitor):
             return
         if isinstance(parent, ast.Call) and node in parent.args:
             reader = self.resolve(parent.func)
-            if reader is not None and (reader.dotted in _NAMESPACE_READING_CALLS
-                                       or _rule_for(reader.dotted) == "dynamic-code"):
+            if reader is not None and (reader.dotted in NAMESPACE_READING_CALLS
+                                       or rule_for(reader.dotted) == "dynamic-code"):
                 return
         self.hit(node, "module-attributes", "hands the notebook's namespace to other code")
 
@@ -705,23 +705,23 @@ class _Visitor(ast.NodeVisitor):
         if not node.args:
             return
         target = self.resolve(node.args[0])
-        name = _fold_str(node.args[1], self.scan.consts) if len(node.args) > 1 else None
+        name = fold_str(node.args[1], self.scan.consts) if len(node.args) > 1 else None
         if target is not None and not target.ns:
-            self.hit(node, _owner_kind(target.dotted), f"{verb} on {target.dotted}")
-        elif target == _MAIN_NS or (name and name.startswith("__") and name.endswith("__")
+            self.hit(node, owner_kind(target.dotted), f"{verb} on {target.dotted}")
+        elif target == MAIN_NS or (name and name.startswith("__") and name.endswith("__")
                                     and name not in ("__doc__", "__name__", "__qualname__")):
             self.hit(node, "module-attributes", f"{verb}(..., {name!r})")
 
     def check_patch(self, node: ast.Call, dotted: str) -> None:
         if not node.args:
             return
-        target = _fold_str(node.args[0], self.scan.consts)
+        target = fold_str(node.args[0], self.scan.consts)
         if target is not None:
-            self.hit(node, _owner_kind(target), f"mock-patches {target}")
+            self.hit(node, owner_kind(target), f"mock-patches {target}")
             return
         val = self.resolve(node.args[0])
         if val is not None:
-            self.hit(node, _owner_kind(val.dotted), f"mock-patches {val.dotted}")
+            self.hit(node, owner_kind(val.dotted), f"mock-patches {val.dotted}")
         else:
             self.hit(node, "module-attributes", f"uses {dotted}")
 
@@ -743,8 +743,8 @@ class _Visitor(ast.NodeVisitor):
                         self.hit(stmt, "rigged-dunder", _rigged_why(t.id))
 
 
-def _ns_name(ns: _Val) -> str:
-    return "globals()" if ns == _MAIN_NS else f"vars({ns.dotted})"
+def _ns_name(ns: Val) -> str:
+    return "globals()" if ns == MAIN_NS else f"vars({ns.dotted})"
 
 
 def _callable_value(value: ast.AST | None) -> bool:
@@ -762,7 +762,7 @@ def _callable_binding(stmt: ast.AST) -> bool:
 
 
 def _rigged_why(name: str) -> str:
-    if name in _OTHER_DUNDERS:
+    if name in OTHER_DUNDERS:
         return f"{name} answers without looking at the other object"
     return f"{name} answers the same for every object"
 
@@ -770,11 +770,11 @@ def _rigged_why(name: str) -> str:
 def _rigged(func: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, name: str) -> bool:
     """A comparison dunder that never looks at the other object, or a __hash__/__len__ that
     never looks at its own: it answers the same whatever it is asked."""
-    if name not in _OTHER_DUNDERS and name not in _SELF_DUNDERS:
+    if name not in OTHER_DUNDERS and name not in SELF_DUNDERS:
         return False
     a = func.args
     positional = [p.arg for p in (*a.posonlyargs, *a.args)]
-    if name in _OTHER_DUNDERS:
+    if name in OTHER_DUNDERS:
         subject = positional[1] if len(positional) > 1 else (a.vararg.arg if a.vararg else None)
     else:
         subject = positional[0] if positional else (a.vararg.arg if a.vararg else None)
@@ -785,7 +785,7 @@ def _rigged(func: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, name: str
     if isinstance(func, ast.Lambda):
         values: list[ast.AST | None] = [func.body]
     else:
-        values = [n.value for n in _own_nodes(body) if isinstance(n, ast.Return)]
+        values = [n.value for n in own_nodes(body) if isinstance(n, ast.Return)]
     meaningful = [v for v in values if v is not None and not (
         isinstance(v, ast.Constant) and v.value is None) and not (
         isinstance(v, ast.Name) and v.id == "NotImplemented")]

@@ -10,7 +10,7 @@ _SCOPES = (*_FUNCTIONS, ast.ClassDef)
 _COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)
 
 
-def _own_nodes(nodes: Iterable[ast.AST]) -> Iterator[ast.AST]:
+def own_nodes(nodes: Iterable[ast.AST]) -> Iterator[ast.AST]:
     """The nodes of one scope: not those of nested functions, classes and comprehensions
     (but a walrus in a comprehension, which binds in this scope)."""
     stack = list(nodes)
@@ -25,7 +25,7 @@ def _own_nodes(nodes: Iterable[ast.AST]) -> Iterator[ast.AST]:
         stack.extend(ast.iter_child_nodes(node))
 
 
-def _bound_by(node: ast.AST) -> list[str]:
+def bound_by(node: ast.AST) -> list[str]:
     """The names one node binds in its scope."""
     if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
         return [node.id]
@@ -49,36 +49,36 @@ def _params(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> list[s
     return names
 
 
-def _scope_names(node: ast.AST) -> tuple[set[str], set[str]]:
+def scope_names(node: ast.AST) -> tuple[set[str], set[str]]:
     """(the names local to this function, lambda, class or comprehension, its globals)."""
     if isinstance(node, _COMPREHENSIONS):
         return {n for g in node.generators for t in ast.walk(g.target)
-                for n in _bound_by(t)}, set()
+                for n in bound_by(t)}, set()
     if isinstance(node, ast.Lambda):
         body: list[ast.AST] = [node.body]
     else:
         body = list(node.body)  # type: ignore[attr-defined]
     names: set[str] = set(_params(node)) if isinstance(node, _FUNCTIONS) else set()
     declared: set[str] = set()
-    for n in _own_nodes(body):
+    for n in own_nodes(body):
         if isinstance(n, (ast.Global, ast.Nonlocal)):
             declared |= set(n.names)
         elif isinstance(n, ast.NamedExpr) and isinstance(n.target, ast.Name):
             names.add(n.target.id)
         else:
-            names |= set(_bound_by(n))
-    return names - declared, {g for n in _own_nodes(body) if isinstance(n, ast.Global)
+            names |= set(bound_by(n))
+    return names - declared, {g for n in own_nodes(body) if isinstance(n, ast.Global)
                               for g in n.names}
 
 
-def _target_names(target: ast.AST | None) -> list[str]:
+def target_names(target: ast.AST | None) -> list[str]:
     if target is None:
         return []
     return [n.id for n in ast.walk(target)
             if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)]
 
 
-def _module_level(tree: ast.Module) -> Iterator[ast.stmt]:
+def module_level(tree: ast.Module) -> Iterator[ast.stmt]:
     """Every statement that runs at module level (inside if/for/while/with/try too)."""
     stack: list[ast.stmt] = list(reversed(tree.body))
     while stack:
@@ -95,27 +95,27 @@ def _module_level(tree: ast.Module) -> Iterator[ast.stmt]:
         stack += reversed(inner)
 
 
-def _stmt_binds(stmt: ast.stmt) -> list[str]:
+def stmt_binds(stmt: ast.stmt) -> list[str]:
     """The module-level names a module-level statement binds (not those of its body)."""
     if isinstance(stmt, (ast.For, ast.AsyncFor)):
-        return _target_names(stmt.target)
+        return target_names(stmt.target)
     if isinstance(stmt, (ast.With, ast.AsyncWith)):
-        return [n for item in stmt.items for n in _target_names(item.optional_vars)]
+        return [n for item in stmt.items for n in target_names(item.optional_vars)]
     if isinstance(stmt, (ast.Try, ast.TryStar)):
         return [h.name for h in stmt.handlers if h.name]
     if isinstance(stmt, (ast.If, ast.While, ast.Match)):
         return []
     if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import,
                          ast.ImportFrom)):
-        return _bound_by(stmt)
+        return bound_by(stmt)
     if isinstance(stmt, ast.Assign):
-        return [n for t in stmt.targets for n in _target_names(t)]
+        return [n for t in stmt.targets for n in target_names(t)]
     if isinstance(stmt, (ast.AugAssign, ast.AnnAssign)):
-        return _target_names(stmt.target)
+        return target_names(stmt.target)
     return []
 
 
-def _global_loads(tree: ast.AST) -> set[str]:
+def global_loads(tree: ast.AST) -> set[str]:
     """The names `tree` reads from module level (free in all its functions)."""
     found: set[str] = set()
 
@@ -128,7 +128,7 @@ def _global_loads(tree: ast.AST) -> set[str]:
                 for default in (*node.args.defaults, *node.args.kw_defaults):
                     if default is not None:
                         walk(default, local)
-            names, declared = _scope_names(node)
+            names, declared = scope_names(node)
             inner = local | frozenset(names) if not isinstance(node, ast.ClassDef) else local
             inner = inner - frozenset(declared)
             children = (node.body if isinstance(node.body, list) else [node.body]) \
@@ -145,11 +145,11 @@ def _global_loads(tree: ast.AST) -> set[str]:
     return found
 
 
-def _module_bound(tree: ast.Module) -> set[str]:
+def module_bound(tree: ast.Module) -> set[str]:
     names: set[str] = set()
-    for stmt in _module_level(tree):
-        names |= set(_stmt_binds(stmt))
-    for node in _own_nodes(tree.body):
+    for stmt in module_level(tree):
+        names |= set(stmt_binds(stmt))
+    for node in own_nodes(tree.body):
         if isinstance(node, ast.NamedExpr) and isinstance(node.target, ast.Name):
             names.add(node.target.id)
     return names

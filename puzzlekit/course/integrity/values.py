@@ -10,27 +10,27 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...old_paths import ALIASES
-from .rules import _FRONT, _KIT_MODULES
+from .rules import FRONT, KIT_MODULES
 
 
 @dataclass(frozen=True)
-class _Val:
+class Val:
     """What an expression stands for: a module, an object of one, or a module's namespace."""
 
     dotted: str
     is_module: bool = False
     ns: bool = False        # the namespace dict of module `dotted` (vars(M), globals(), ...)
 
-    def attr(self, name: str) -> _Val:
+    def attr(self, name: str) -> Val:
         """The value of attribute `name` of this module or object."""
         module = self.puzzlekit_module
         if module is not None:
-            if module == "" and name in _FRONT:
-                return _Val(f"puzzlekit.{_FRONT[name]}.{name}")
+            if module == "" and name in FRONT:
+                return Val(f"puzzlekit.{FRONT[name]}.{name}")
             inner = f"{module}.{name}" if module else ALIASES.get(name, name)
-            if inner in _KIT_MODULES:
-                return _Val(f"puzzlekit.{inner}", is_module=True)
-        return _Val(f"{self.dotted}.{name}")
+            if inner in KIT_MODULES:
+                return Val(f"puzzlekit.{inner}", is_module=True)
+        return Val(f"{self.dotted}.{name}")
 
     @property
     def puzzlekit_module(self) -> str | None:
@@ -42,30 +42,30 @@ class _Val:
         return ".".join(parts[1:])
 
 
-_MAIN_NS = _Val("__main__", is_module=True, ns=True)
+MAIN_NS = Val("__main__", is_module=True, ns=True)
 
 
-def _module_val(name: str) -> _Val:
+def module_val(name: str) -> Val:
     """The module `name` (a dotted import path)."""
     parts = name.split(".")
     if parts[0] == "puzzlekit" and len(parts) > 1:      # old paths are the new modules
-        val = _Val("puzzlekit", True)
+        val = Val("puzzlekit", True)
         for part in parts[1:]:
             val = val.attr(part)
         if val.is_module or len(parts) > 2:             # puzzlekit.x.y may be no module
             return val
-    return _Val(name, is_module=True)
+    return Val(name, is_module=True)
 
 
-def _import_val(module: str, name: str) -> _Val:
+def import_val(module: str, name: str) -> Val:
     """The value ``from module import name`` binds."""
-    return _module_val(module).attr(name)
+    return module_val(module).attr(name)
 
 
 # ---------------------------------------------------------------------------
 # Constant folding (getattr(puzzlekit, "se" + "arch"))
 
-def _fold(node: ast.AST | None, consts: Mapping[str, object]) -> object | None:
+def fold(node: ast.AST | None, consts: Mapping[str, object]) -> object | None:
     """The value of a constant expression made of strings and numbers, else None."""
     if node is None:
         return None
@@ -74,24 +74,24 @@ def _fold(node: ast.AST | None, consts: Mapping[str, object]) -> object | None:
     if isinstance(node, ast.Name):
         return consts.get(node.id)
     if isinstance(node, (ast.Tuple, ast.List)):
-        items = [_fold(e, consts) for e in node.elts]
+        items = [fold(e, consts) for e in node.elts]
         return None if any(i is None for i in items) else tuple(items)
     if isinstance(node, ast.JoinedStr):
         parts: list[str] = []
         for v in node.values:
             inner = v.value if isinstance(v, ast.FormattedValue) else v
-            folded = _fold(inner, consts)
+            folded = fold(inner, consts)
             if folded is None:
                 return None
             parts.append(str(folded))
         return "".join(parts)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
-        value = _fold(node.operand, consts)
+        value = fold(node.operand, consts)
         if isinstance(value, int):
             return -value if isinstance(node.op, ast.USub) else value
         return None
     if isinstance(node, ast.BinOp):
-        a, b = _fold(node.left, consts), _fold(node.right, consts)
+        a, b = fold(node.left, consts), fold(node.right, consts)
         try:
             if isinstance(node.op, ast.Add) and type(a) is type(b) and a is not None:
                 return a + b  # type: ignore[operator]
@@ -103,23 +103,23 @@ def _fold(node: ast.AST | None, consts: Mapping[str, object]) -> object | None:
             return None
         return None
     if isinstance(node, ast.Subscript):
-        base = _fold(node.value, consts)
+        base = fold(node.value, consts)
         if not isinstance(base, (str, tuple)):
             return None
         s = node.slice
         try:
             if isinstance(s, ast.Slice):
                 ends = (s.lower, s.upper, s.step)
-                bounds: list[Any] = [None if x is None else _fold(x, consts) for x in ends]
+                bounds: list[Any] = [None if x is None else fold(x, consts) for x in ends]
                 if any(b is None and x is not None for b, x in zip(bounds, ends)):
                     return None
                 return base[slice(*bounds)]
-            index = _fold(s, consts)
+            index = fold(s, consts)
             return base[index] if isinstance(index, int) else None
         except (IndexError, TypeError, ValueError):
             return None
     if isinstance(node, ast.Call) and not node.keywords:
-        args = [_fold(a, consts) for a in node.args]
+        args = [fold(a, consts) for a in node.args]
         if any(a is None for a in args):
             return None
         func = node.func
@@ -134,7 +134,7 @@ def _fold(node: ast.AST | None, consts: Mapping[str, object]) -> object | None:
                     return tuple(reversed(seq)) if func.id == "reversed" else tuple(seq)
             return None
         if isinstance(func, ast.Attribute):
-            base = _fold(func.value, consts)
+            base = fold(func.value, consts)
             if not isinstance(base, str):
                 return None
             if func.attr == "join" and len(args) == 1 and isinstance(args[0], tuple):
@@ -149,6 +149,6 @@ def _fold(node: ast.AST | None, consts: Mapping[str, object]) -> object | None:
     return None
 
 
-def _fold_str(node: ast.AST | None, consts: Mapping[str, object]) -> str | None:
-    value = _fold(node, consts)
+def fold_str(node: ast.AST | None, consts: Mapping[str, object]) -> str | None:
+    value = fold(node, consts)
     return value if isinstance(value, str) else None
