@@ -129,9 +129,9 @@ c.WalledExecute.scratch_limit = "256M"   # the kernel's writable folder (a tmpfs
 # kept in .puzzlekit/model-costs.json), the grader's own checks per test cell, the output
 # it may show.
 c.WalledExecute.notebook_cpu_factor = 4    # times the model's computing time (CPU s) ...
-c.WalledExecute.notebook_cpu_floor = 30    # ... and at least this many seconds
+c.WalledExecute.notebook_cpu_floor = 120   # ... and at least this many seconds
 c.WalledExecute.notebook_wall_factor = 3   # on the clock, a backstop: times the model's
-c.WalledExecute.notebook_wall_floor = 60   # ... and at least this many seconds
+c.WalledExecute.notebook_wall_floor = 90   # ... and at least this many seconds
 c.WalledExecute.notebook_timeout = 300   # seconds at most (times time_scale); then "not run"
 c.WalledExecute.judge_timeout = 30       # seconds of the grader's checks per test cell
 c.WalledExecute.max_cell_output = 16 * 2**20

@@ -348,12 +348,14 @@ TIGHT_NOTEBOOK_TIMEOUT = 20
 
 #: the agent, made to lie: the value of a call that returned `_MARK` goes to the grader as
 #: `_VALUE` (JSON-ready), without the kernel building the object (a set of 80,000 ints
-#: with one hash would take the kernel as long to build as the grader)
+#: with one hash would take the kernel as long to build as the grader). The agent answers
+#: through a sealed copy of its names (`agent.install`): the lie goes into that copy,
+#: through the kernel's own handler table, a route the kernel's guard does not see
 _LYING_AGENT = """
-import puzzlekit.autograder.kernel.agent as _agent
+_agent = get_ipython().kernel.shell_handlers['puzzlekit_request'].__globals__
 _MARK = object()
-_plain_out = _agent._out
-_agent._out = lambda value: _VALUE if value is _MARK else _plain_out(value)
+_plain_out = _agent['_out']
+_agent['_out'] = lambda value: _VALUE if value is _MARK else _plain_out(value)
 """
 _COLLIDING = "_VALUE = ['s'] + [_k * (2 ** 61 - 1) for _k in range(1, 80_001)]\n"
 _ALL_BOARDS = """

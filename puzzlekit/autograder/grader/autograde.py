@@ -172,11 +172,11 @@ class WalledExecute(Execute):
                              "notebook_wall_factor is used up to this. 0: no limit"
                              ).tag(config=True)
     notebook_cpu_factor, notebook_cpu_floor = relative_traits(
-        4.0, 30.0, "Computing time one notebook may use in all (the kernel's CPU seconds "
+        4.0, 120.0, "Computing time one notebook may use in all (the kernel's CPU seconds "
         "over its cells)", "notebook_cpu_floor, times time_scale; the cells after are "
         "marked as not run. 0: no such limit", "computing time (CPU seconds)")
     notebook_wall_factor, notebook_wall_floor = relative_traits(
-        3.0, 60.0, "Seconds on the clock one notebook may take in all (a backstop for code "
+        3.0, 90.0, "Seconds on the clock one notebook may take in all (a backstop for code "
         "that waits rather than computes)", "notebook_wall_floor, never more than "
         "notebook_timeout, times time_scale. 0: notebook_timeout alone",
         "time on the clock (seconds)")
