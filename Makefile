@@ -7,7 +7,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: lab notebook test check bench venv clean exchange docs
+.PHONY: lab notebook test check bench venv clean exchange docs lite
 
 # JupyterLab as the course wants it for everyone who uses this environment: no pop-up
 # asking about Jupyter news over the first test output, no update check (overrides.json
@@ -92,6 +92,13 @@ check: $(STAMP)
 docs: $(STAMP)
 	$(PY) -m sphinx -W --keep-going -q -b html docs build/docs/html
 	@echo "the guide: build/docs/html/index.html"
+
+# the course in any browser, nothing installed: a JupyterLite site of the student notebooks
+# and the demos in build/lite (docs/how-to/browser.md); from PyPI and npm, kept in
+# ~/.cache/puzzlekit-lite (LITE_CACHE=...), so a second build is offline and quick
+LITE_CACHE ?= $(HOME)/.cache/puzzlekit-lite
+lite: $(STAMP)
+	$(PY) deploy/lite/build.py --out build/lite --cache $(LITE_CACHE)
 
 bench: $(STAMP)
 	$(PY) -m benchmarks

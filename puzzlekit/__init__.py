@@ -20,10 +20,11 @@ import importlib
 from collections.abc import Mapping
 from typing import Any
 
-from . import old_paths, registry
+from . import old_paths, optional, registry
 from .errors import PuzzleError, SearchLimitReached, SearchStats, Unsolvable
 
 old_paths.install()
+optional.install()
 
 __version__ = "0.1.0"
 

@@ -294,3 +294,24 @@ def slide_by_arrow_key(page: object, board: object, timeout: int) -> None:
     _slid(before, tiles(board), blank, mover)
     moved_to = page.evaluate(ACTIVE_CELL)  # type: ignore[attr-defined]
     assert moved_to == cell, f"the arrow key also moved the active cell ({cell} → {moved_to})"
+
+
+@contextmanager
+def static_site(folder: Path) -> Iterator[str]:
+    """`folder` served as plain static files on http://127.0.0.1:PORT (that URL), as any
+    web server would (the JupyterLite site of `make lite`); stopped on exit."""
+    import functools
+    import http.server
+    import threading
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:
+            pass
+    server = http.server.ThreadingHTTPServer(
+        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(folder)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_port}"
+    finally:
+        server.shutdown()
+        server.server_close()

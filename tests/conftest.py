@@ -33,7 +33,7 @@ for _folder in sorted(p for p in HERE.iterdir() if p.is_dir() and not p.name.sta
 LONGEST_FIRST = ("course", "test_classgrade", "test_hub", "test_fair_marks",
                  "test_references_under_load", "test_exchange_walls", "test_guide",
                  "test_term",
-                 "test_term_guide", "test_wall_ring", "test_browser_lab",
+                 "test_term_guide", "test_wall_ring", "test_lite", "test_browser_lab",
                  "test_hostile_outputs_browser", "test_browser_notebook7",
                  "test_browser_student", "test_a11y_browser", "test_browser_term",
                  "test_hostile_outputs_grade",

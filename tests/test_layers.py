@@ -1,6 +1,6 @@
 """The layout is the rule: each wing imports only the wings before it.
 
-The order: the base (errors, context, the registry, the old paths) < puzzle < engine <
+The order: the base (errors, context, the registry, the old paths, the optional packages) < puzzle < engine <
 visuals < grading < autograder < course < the front (``puzzlekit/__init__.py``, the
 command line). Inside the autograder, the kernel's side never imports the grader's side
 or the launcher: the student's kernel must not hold the judge. Every import counts, at
@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "puzzlekit"
-BASE = {"errors", "context", "registry", "old_paths"}
+BASE = {"errors", "context", "registry", "old_paths", "optional"}
 FRONT = {"", "cli"}
 WINGS = ["puzzle", "engine", "visuals", "grading", "autograder", "course"]
 #: at most one import against the order, each with its reason

@@ -50,10 +50,19 @@ def conda_environment() -> dict:
     return yaml.safe_load((ROOT / "environment.yml").read_text())
 
 
+def extra(project: dict, name: str) -> list[str]:
+    """The requirements of one extra, with the kit's own extras it names spelled out."""
+    out: list[str] = []
+    for spec in project["optional-dependencies"][name]:
+        own = re.fullmatch(r"puzzlekit\[(.*)\]", spec.strip())
+        out += [s for e in own.group(1).split(",") for s in extra(project, e.strip())] \
+            if own else [spec]
+    return out
+
+
 def test_environment_yml_has_the_dependencies_of_pyproject():
     project = pyproject()["project"]
-    wanted = dict(map(requirement, project["dependencies"] + project["optional-dependencies"]
-                      ["course"]))
+    wanted = dict(map(requirement, project["dependencies"] + extra(project, "course")))
     env = conda_environment()
     conda = dict(requirement(d) for d in env["dependencies"] if isinstance(d, str))
     for name, minimum in wanted.items():
@@ -243,3 +252,14 @@ def test_setuptools_ships_the_modules_and_style_css(tmp_path):
     assert {"puzzlekit/templates/puzzlekit_feedback/index.html.j2",
             "puzzlekit/templates/puzzlekit_feedback/conf.json"} <= built
     assert {f"puzzlekit/{m}.py" for m in modules()} <= built
+
+
+def test_the_student_kit_needs_neither_numpy_nor_matplotlib():
+    """`pip install puzzlekit` (no extras) is the browser's kit: its dependencies are pure
+    Python; numpy and matplotlib come with extras that the course's extra includes."""
+    project = pyproject()["project"]
+    plain = {requirement(d)[0] for d in project["dependencies"]}
+    assert plain == {"ipywidgets"}
+    assert {requirement(d)[0] for d in extra(project, "pdb")} == {"numpy"}
+    assert {"numpy", "matplotlib", "pillow"} <= {requirement(d)[0] for d in extra(project, "charts")}
+    assert {"numpy", "matplotlib", "pillow"} <= {requirement(d)[0] for d in extra(project, "course")}

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ctypes
 import signal
+import sys
 import threading
 import time
 import traceback
@@ -89,6 +90,8 @@ def within(seconds: float, func: Callable[..., T], *args: Any,
     through. The frames of a stopped call are cleared, so that the boards a runaway
     search kept are freed at once (a traceback would keep them alive)."""
     started = time.process_time()
+    if sys.platform == "emscripten":            # Python in the browser: no timer, no thread
+        return by_profile(seconds * BROWSER_SLACK, started, func, *args, **kwargs)
     if threading.current_thread() is not threading.main_thread() \
             or not hasattr(signal, "ITIMER_PROF"):
         return _in_thread(seconds, started, func, *args, **kwargs)
@@ -120,6 +123,51 @@ def within(seconds: float, func: Callable[..., T], *args: Any,
         signal.signal(signal.SIGPROF, old_prof)
         signal.signal(signal.SIGALRM, old_alarm)
     return stopped, time.process_time() - started, None
+
+
+#: in the browser (Pyodide) the limit is this many times as long: its clock is the page's
+#: (a browser gives no CPU time, so a busy machine counts), and WebAssembly is slower
+BROWSER_SLACK = 4
+#: `by_profile` looks at the CPU time once in this many calls
+PROFILE_EVERY = 256
+
+
+def by_profile(seconds: float, started: float, func: Callable[..., T], *args: Any,
+               **kwargs: Any) -> tuple[str | None, float, T | None]:
+    """`within` where neither a signal nor a thread can stop the call (Pyodide, the
+    browser's Python, has neither): a hook on every call, to Python or C
+    (sys.monitoring where it is free, else a profile hook) looks at the CPU time every
+    `PROFILE_EVERY` calls and raises `TimeUp` in the call that finds it used up. A loop
+    that calls no function is not stopped."""
+    calls = [0]
+
+    def check(*_: object) -> None:
+        calls[0] += 1
+        if calls[0] % PROFILE_EVERY == 0 and time.process_time() - started > seconds:
+            raise TimeUp("cpu")
+
+    monitoring: Any = getattr(sys, "monitoring", None)  # Python >= 3.12: nearly free
+    tool = None
+    if monitoring is not None and monitoring.get_tool(monitoring.PROFILER_ID) is None:
+        tool = monitoring.PROFILER_ID
+        monitoring.use_tool_id(tool, "puzzlekit budget")
+        monitoring.register_callback(tool, monitoring.events.CALL, check)
+        monitoring.set_events(tool, monitoring.events.CALL)
+    else:
+        old = sys.getprofile()
+        sys.setprofile(check)
+    try:
+        return None, time.process_time() - started, func(*args, **kwargs)
+    except TimeUp as e:
+        traceback.clear_frames(e.__traceback__)
+        return "cpu", time.process_time() - started, None
+    finally:
+        if tool is not None:
+            monitoring.set_events(tool, 0)
+            monitoring.register_callback(tool, monitoring.events.CALL, None)
+            monitoring.free_tool_id(tool)
+        else:
+            sys.setprofile(old)
 
 
 def _in_thread(seconds: float, started: float, func: Callable[..., T], *args: Any,

@@ -162,3 +162,23 @@ def test_a_runaway_that_makes_garbage_with_finalisers_is_stopped_all_the_same():
                           timeout=120)
     assert "churn did not finish within 0.3 seconds of computing time" in done.stdout, \
         done.stderr[-2000:]
+
+
+def test_by_profile_stops_a_runaway_call_where_no_timer_or_thread_can():
+    """The browser's Python (Pyodide) has neither setitimer nor threads: the profile hook
+    stops a search that keeps calling functions, and lets a quick one return."""
+    import sys
+    import time
+
+    from puzzlekit.grading.budget import by_profile
+
+    def runaway() -> None:
+        seen = set()
+        while True:
+            seen.add(len(seen) % 1000)
+
+    before = sys.getprofile()
+    stopped, cpu, value = by_profile(0.2, time.process_time(), runaway)
+    assert stopped == "cpu" and value is None and cpu >= 0.2
+    assert by_profile(5, time.process_time(), sorted, [3, 1, 2])[::2] == (None, [1, 2, 3])
+    assert sys.getprofile() is before
