@@ -83,10 +83,15 @@ try:
     import numpy
 except ImportError as e:
     out["own"] = [type(e).__name__, str(e)]
+try:
+    import matplotlib.pyplot
+except ImportError as e:
+    out["own_chart"] = [type(e).__name__, str(e), e.name]
 ''')
-    kind, text, is_import_error, name = out["animate"]
-    assert kind == "MissingExtra" and is_import_error and name == "matplotlib"
-    assert "animate_path() needs matplotlib" in text and 'pip install "puzzlekit[charts]"' in text
+    assert out["animate"] is None       # the animations are the kit's own HTML: no matplotlib
+    kind, text, name = out["own_chart"]
+    assert kind == "MissingExtra" and name == "matplotlib"
+    assert 'pip install "puzzlekit[charts]"' in text
     kind, text, is_import_error, name = out["pdb"]
     assert kind == "MissingExtra" and name == "numpy"
     assert "build_pattern() needs numpy" in text and 'pip install "puzzlekit[pdb]"' in text
