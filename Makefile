@@ -77,11 +77,11 @@ test: $(STAMP) $(LAB_OVERRIDES)
 # functions; nothing that starts nbgrader, a browser, a kernel behind the wall or a hub.
 # `make test` stays the whole suite (the README's command, and CI's).
 CHECK_TESTS := tests/test_layers.py tests/test_registry.py tests/test_old_paths.py \
-	tests/test_types.py tests/test_smoke.py tests/puzzle tests/engine tests/grading \
+	tests/test_types.py tests/test_smoke.py tests/puzzle tests/engine tests/testcells \
 	tests/visuals/test_display.py tests/visuals/test_animation.py \
 	tests/visuals/test_widgets.py tests/visuals/test_pattern_board.py \
 	tests/visuals/test_search_view.py \
-	tests/course/test_class_grading_jobs.py tests/course/test_integrity.py \
+	tests/course/test_workers_jobs.py tests/course/test_integrity.py \
 	tests/course/test_interrupts.py tests/course/test_promises.py tests/autograder/test_sanitize.py \
 	tests/test_private_names.py
 check: $(STAMP)

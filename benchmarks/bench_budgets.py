@@ -40,7 +40,7 @@ def _grade(name: str, clock: bool) -> tuple[float, float, bool]:
     import nbformat
     from nbgrader.utils import determine_grade
 
-    from puzzlekit.autograder.grader.autograde import WalledExecute
+    from puzzlekit.autograder.judge.autograde import WalledExecute
     nb = nbformat.read(REPO / "notebooks" / "source" / name / f"{name}.ipynb", as_version=4)
     executor = WalledExecute(timeout=30)
     if not clock:

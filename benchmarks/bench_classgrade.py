@@ -5,7 +5,7 @@ N submissions of ``02-uninformed-search`` (a mix of the simulated students of
 ``tests/simulated_class/students_02.py``, the reference and the untouched release, cycled to N),
 ``PUZZLEKIT_BENCH_SUBMISSIONS`` (default 100; 0 leaves this part out). One temporary
 course per mode, all in one run: plain ``nbgrader autograde`` (its converter over every
-student, one process, the course's ``WalledExecute``), `puzzlekit.course.class_grading.grade_class`
+student, one process, the course's ``WalledExecute``), `puzzlekit.course.workers.grade_class`
 with 2 local worker processes, and with a Dask ``LocalCluster`` of 2 worker processes
 (1 thread each). The scores of the three must be equal. The issue's target: >= 1.8x
 serial with 2 workers.
@@ -186,7 +186,7 @@ def main() -> dict[str, Any]:
     exchange = tmp / "exchange"
     exchange.mkdir(mode=0o1777)
     os.environ.setdefault("PUZZLEKIT_EXCHANGE", str(exchange))
-    from puzzlekit.course.class_grading import grade_class
+    from puzzlekit.course.workers import grade_class
     rows: list[dict[str, Any]] = []
     notes: list[str] = []
     try:

@@ -1,4 +1,4 @@
-"""What making outputs inert costs per honest notebook (puzzlekit.autograder.grader.sanitize).
+"""What making outputs inert costs per honest notebook (puzzlekit.autograder.judge.sanitize).
 
 One temporary course (a copy of ``notebooks/``) with the reference answers of every
 assignment as the submission, autograded once with the course's config (the wall, the
@@ -90,7 +90,7 @@ def main() -> dict[str, Any]:
     import nbformat
     from nbconvert.exporters import HTMLExporter
 
-    from puzzlekit.autograder.grader.sanitize import clean_css, clean_notebook
+    from puzzlekit.autograder.judge.sanitize import clean_css, clean_notebook
     bin_dir = str(Path(sys.executable).parent)
     os.environ["PATH"] = bin_dir + os.pathsep + os.environ.get("PATH", "")
     root = Path(tempfile.mkdtemp(prefix="bench-sanitize-"))

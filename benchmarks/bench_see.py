@@ -1,4 +1,4 @@
-"""What a "see your search" cell costs (puzzlekit.grading.see, visuals.search_view).
+"""What a "see your search" cell costs (puzzlekit.testcells.see, visuals.search_view).
 
 The course's own cells, as they run in notebooks 02, 03 and 04: each notebook's setup and
 model answers are run in this process (its test cells and examples are not), then every
@@ -62,7 +62,7 @@ def _median(source: str, space: dict[str, Any]) -> tuple[float, Any]:
 
 
 def main() -> dict[str, Any]:
-    from puzzlekit.autograder.grader.sanitize import clean_data
+    from puzzlekit.autograder.judge.sanitize import clean_data
     rows = []
     for name in NOTEBOOKS:
         space, cells = _namespace(name)
@@ -86,7 +86,7 @@ def main() -> dict[str, Any]:
     from collections import deque
 
     import puzzlekit as pk
-    from puzzlekit.grading import see_search
+    from puzzlekit.testcells import see_search
 
     def no_visited_set(nextStates: Any, start: Any, goal: Any) -> Any:
         """A search that forgets where it has been, towards a goal it cannot reach."""

@@ -1,5 +1,5 @@
 """What a test's own function costs when the student's code calls it while grading
-(`puzzlekit.autograder.grader.judge`): the same 2,000 calls from a student's loop to
+(`puzzlekit.autograder.judge.judge`): the same 2,000 calls from a student's loop to
 
 * a function of the test that needs nothing of the test's (sent as code: runs in the
   kernel),
@@ -27,7 +27,7 @@ CALLS = 2000
 MEASURE = r'''
 import json, sys, tempfile
 from nbformat.v4 import new_code_cell, new_notebook
-from puzzlekit.autograder.grader.autograde import WalledExecute
+from puzzlekit.autograder.judge.autograde import WalledExecute
 CALLS = int(sys.argv[1])
 student = "def many(f, n):\n    return sum(f(i) for i in range(n))"
 test = f"""

@@ -43,7 +43,7 @@ try:
                                      "display_name": "Python 3"}
         resources = {"metadata": {"path": str(base)}}
         if kind == "walled kernel":
-            from puzzlekit.autograder.grader.autograde import WalledExecute
+            from puzzlekit.autograder.judge.autograde import WalledExecute
             executor = WalledExecute(timeout=30)
         else:
             from nbgrader.preprocessors import Execute
@@ -55,7 +55,7 @@ try:
         # a notebook whose cell leaves two double-forked, setsid, SIGTERM-ignoring CPU
         # burners, then an honest CPU-bound notebook: timed, the second one only
         from nbformat.v4 import new_code_cell, new_notebook
-        from puzzlekit.autograder.grader.autograde import WalledExecute
+        from puzzlekit.autograder.judge.autograde import WalledExecute
         token = f"bench-wall-burner-{os.getpid()}"
         burner = ("import os, signal, sys\nfor _ in range(2):\n    if os.fork() == 0:\n"
                   "        os.setsid()\n        if os.fork() == 0:\n"

@@ -14,13 +14,13 @@ from nbgrader.preprocessors import GetGrades, LockCells
 
 from puzzlekit.course.author_check import ModelSolutionCheck
 from puzzlekit.course.authoring import KitAuthoring, RefuseStaleTests
-from puzzlekit.autograder.grader.autograde import with_walled_execute
+from puzzlekit.autograder.judge.autograde import with_walled_execute
 from puzzlekit.course.course_setup import course_settings, environment_first_on_path, repair_gradebook
 from puzzlekit.errors import PuzzleError
 from puzzlekit.course.feedback import StripHiddenTests
 from puzzlekit.course.feedback_page import configure as configure_feedback_page
 from puzzlekit.course.late import LateNote
-from puzzlekit.autograder.grader.plainfiles import guard_autograde_copies
+from puzzlekit.autograder.judge.plainfiles import guard_autograde_copies
 from puzzlekit.course.quiet import filter_nbgraders_warnings, with_quiet_overwrite
 
 c = get_config()  # noqa: F821  (provided by nbgrader when it loads this file)
@@ -61,7 +61,7 @@ c.ExchangeFactory.collect = "puzzlekit.course.collect.OwnerCheckedCollect"
 c.ExchangeFactory.release_feedback = "puzzlekit.course.exchange_owners.CheckedReleaseFeedback"
 # autograde (the command, the formgrader's button, `python -m puzzlekit grade`) likewise
 # takes only plain files from submitted/: a notebook that is a link counts as not handed
-# in (nbgrader has no setting for its copy steps: see puzzlekit/autograder/grader/plainfiles.py)
+# in (nbgrader has no setting for its copy steps: see puzzlekit/autograder/judge/plainfiles.py)
 guard_autograde_copies()
 
 # `nbgrader validate` (and the Validate button) cuts each line at its width: wide enough
@@ -168,10 +168,10 @@ c.GenerateFeedback.preprocessors = [GetGrades, StripHiddenTests, LateNote,
 configure_feedback_page(c)
 
 # Outputs are data, never code (docs/explanation/wall.md): the autograde steps above
-# sanitise what the student's cells displayed (puzzlekit.autograder.grader.sanitize.SanitizeOutputs, after
+# sanitise what the student's cells displayed (puzzlekit.autograder.judge.sanitize.SanitizeOutputs, after
 # the execute step); the pages the formgrader (Manual grading) and the feedback render
 # sanitise again: outputs through the same allow-list (nbconvert's clean_html filter
 # replaced by the kit's, which keeps the boards' inline styles), markdown answers too.
 c.HTMLExporter.sanitize_html = True
-c.HTMLExporter.filters = {"clean_html": "puzzlekit.autograder.grader.sanitize.clean_html"}
-c.HTMLExporter.preprocessors = ["puzzlekit.autograder.grader.sanitize.SanitizePage"]
+c.HTMLExporter.filters = {"clean_html": "puzzlekit.autograder.judge.sanitize.clean_html"}
+c.HTMLExporter.preprocessors = ["puzzlekit.autograder.judge.sanitize.SanitizePage"]

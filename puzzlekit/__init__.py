@@ -9,8 +9,8 @@ teaches each reference: its docstring, read through the front, ends with the lin
 
 Behind the front the package is in wings, each importing only the ones before it
 (tests/test_layers.py): `puzzle` (the model), `engine` (every search), `visuals`,
-`grading` (what a test cell imports), `autograder` (the two sides of the wall: `kernel`,
-`grader`, `wall`) and `course` (the instructor's commands). Old flat paths
+`testcells` (what a test cell imports), `autograder` (the two sides of the wall: `kernel`,
+`judge`, `wall`) and `course` (the instructor's commands). Old flat paths
 (``puzzlekit.autograde``) work until `old_paths.REMOVE_AFTER`.
 """
 

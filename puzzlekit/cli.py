@@ -21,7 +21,7 @@
 
 `grade` autogrades every collected submission not graded yet, in parallel (local worker
 processes or a Dask scheduler; a class of at most three in this process), into nbgrader's
-gradebook (see `puzzlekit.course.class_grading`); exit 1 if a submission could not be
+gradebook (see `puzzlekit.course.workers`); exit 1 if a submission could not be
 graded, 130 when interrupted (run it again to go on).
 It takes nbgrader's own options (``--Class.trait=value``, as ``nbgrader autograde`` does)
 and grades with them on top of the course's config.
@@ -249,13 +249,13 @@ def _integrity(args: argparse.Namespace) -> int:
 
 
 def _grade(args: argparse.Namespace) -> int:
-    from .course.class_grading import (course_config, grade_class, interrupts_not_lost,
+    from .course.workers import (course_config, grade_class, interrupts_not_lost,
                                        print_report, watch)
     if args.workers == 0:
         raise PuzzleError("--workers must be at least 1")
     if args.feedback and not args.watch:
         raise PuzzleError("--feedback goes with --watch (or run nbgrader generate_feedback)")
-    log = logging.getLogger("puzzlekit.course.class_grading")
+    log = logging.getLogger("puzzlekit.course.workers")
     handler = logging.StreamHandler(sys.stderr)
     # in a terminal, clear the progress bar's line first (the bar redraws itself)
     clear = "\r\x1b[2K" if sys.stderr.isatty() else ""
@@ -285,7 +285,7 @@ def _grade(args: argparse.Namespace) -> int:
 
 
 def _extend(args: argparse.Namespace) -> int:
-    from .course.class_grading import course_config
+    from .course.workers import course_config
     from .course.late import extensions, grant_extension
     config = course_config(args.course_root)
     if args.list:
@@ -314,7 +314,7 @@ def _check_tests(args: argparse.Namespace) -> int:
 
     from .course.author_check import answer_warnings, check_model_solution
     from .course.authoring import with_kit_lines
-    from .course.class_grading import course_config
+    from .course.workers import course_config
     config = course_config(args.course_root)
     folder = Path(config.CourseDirectory.root) / "source" / args.assignment
     notebooks = sorted(folder.glob("*.ipynb"))
@@ -335,7 +335,7 @@ def _check_tests(args: argparse.Namespace) -> int:
 
 
 def _class_report(args: argparse.Namespace) -> int:
-    from .course.class_grading import course_config
+    from .course.workers import course_config
     from .course.class_report import class_report, watch
     config = course_config(args.course_root)
     if args.watch is None:

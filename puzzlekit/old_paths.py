@@ -1,13 +1,16 @@
 """Old paths keep working for one term: ``puzzlekit.autograde`` is
-``puzzlekit.autograder.grader.autograde`` until `REMOVE_AFTER`.
+``puzzlekit.autograder.judge.autograde``, ``puzzlekit.grading.checks`` is
+``puzzlekit.testcells.checks``, until `REMOVE_AFTER`.
 
 Until the autumn term of 2026 the package was one flat folder. Notebooks already released
 (``from puzzlekit.diagnose import …``), course configs (``c.Autograde.… =
 "puzzlekit.autograde.WalledExecute"``), kernel specs (``python -m puzzlekit.wall``) and
 students' habits name those modules. `ALIASES` maps each old name to its module in the
 wings; an import finder makes the old name the very same module object (so a patch of
-one is a patch of the other, and the integrity report and `grading.forbidding` see one
-module), and ``python -m`` runs an old name as the new one. tests/test_old_paths.py
+one is a patch of the other, and the integrity report and `testcells.forbidding` see one
+module), and ``python -m`` runs an old name as the new one. `PACKAGES` maps the three
+rooms renamed in the autumn of 2026 (each named for grading, now for what it is): an old
+package path and every module under it is the new one. tests/test_old_paths.py
 imports every alias and fails after `REMOVE_AFTER`, so the list is not forgotten.
 """
 
@@ -51,15 +54,15 @@ ALIASES: dict[str, str] = {
     "animation": "visuals.animation",
     "widgets": "visuals.widgets",
     "game": "visuals.game",
-    "diagnose": "grading.diagnose",
-    "messages": "grading.messages",
-    "instrument": "grading.instrument",
+    "diagnose": "testcells.diagnose",
+    "messages": "testcells.messages",
+    "instrument": "testcells.instrument",
     "wire": "autograder.wire",
     "agent": "autograder.kernel.agent",
-    "judge": "autograder.grader.judge",
-    "autograde": "autograder.grader.autograde",
-    "sanitize": "autograder.grader.sanitize",
-    "plainfiles": "autograder.grader.plainfiles",
+    "judge": "autograder.judge.judge",
+    "autograde": "autograder.judge.autograde",
+    "sanitize": "autograder.judge.sanitize",
+    "plainfiles": "autograder.judge.plainfiles",
     "wall": "autograder.wall",
     "collect": "course.collect",
     "feedback": "course.feedback",
@@ -69,11 +72,37 @@ ALIASES: dict[str, str] = {
     "authoring": "course.authoring",
     "author_check": "course.author_check",
     "integrity": "course.integrity",
-    "classgrade": "course.class_grading",
-    "classgrade_pool": "course.class_grading.pool",
-    "classgrade_remote": "course.class_grading.remote",
-    "grade_progress": "course.class_grading.progress",
-    "proctree": "course.class_grading.proctree",}
+    "classgrade": "course.workers",
+    "classgrade_pool": "course.workers.pool",
+    "classgrade_remote": "course.workers.remote",
+    "grade_progress": "course.workers.progress",
+    "proctree": "course.workers.proctree",
+    "grading": "testcells",}
+
+#: old package (relative to puzzlekit) -> its new path; every module under it moved along
+PACKAGES: dict[str, str] = {
+    "grading": "testcells",                     # what a test cell imports
+    "autograder.grader": "autograder.judge",    # the wall's outer side: the judge
+    "course.class_grading": "course.workers",   # grading a class on worker processes
+}
+
+
+def new_path(relative: str) -> str:
+    """The module an old path (relative to puzzlekit: ``"grading.checks.paths"``) names
+    now; a path that is not old is returned as it is."""
+    if relative in ALIASES:
+        return ALIASES[relative]
+    for old, new in PACKAGES.items():
+        if relative == old or relative.startswith(old + "."):
+            return new + relative[len(old):]
+    return relative
+
+
+def kit_path(dotted: str) -> str:
+    """`dotted` (``"puzzlekit.grading.checks"``) with an old module path made the new one;
+    any other name is returned as it is."""
+    package, dot, rest = dotted.partition(".")
+    return f"puzzlekit.{new_path(rest)}" if package == "puzzlekit" and dot else dotted
 
 
 class _AliasLoader(importlib.abc.Loader):
@@ -105,19 +134,21 @@ class _AliasLoader(importlib.abc.Loader):
 
 
 class _AliasFinder(importlib.abc.MetaPathFinder):
-    """Finds ``puzzlekit.<old name>`` for every name of `ALIASES`."""
+    """Finds ``puzzlekit.<old name>`` for every name of `ALIASES` and every module under
+    an old package of `PACKAGES`."""
 
     def find_spec(self, fullname: str, path: object = None,
                   target: object = None) -> importlib.machinery.ModuleSpec | None:
         package, _, name = fullname.partition(".")
-        if package != "puzzlekit" or name not in ALIASES:
+        if package != "puzzlekit" or not name or new_path(name) == name:
             return None
-        new = f"puzzlekit.{ALIASES[name]}"
-        return importlib.machinery.ModuleSpec(fullname, _AliasLoader(new))
+        return importlib.machinery.ModuleSpec(fullname,
+                                              _AliasLoader(f"puzzlekit.{new_path(name)}"))
 
 
 def install() -> None:
-    """Put the finder on `sys.meta_path` (once)."""
+    """Put the finder on `sys.meta_path` (once), first: a module under an old package
+    must not be found again, as a second copy, in the new package's folder."""
     if not any(isinstance(f, _AliasFinder) for f in sys.meta_path):
-        sys.meta_path.append(_AliasFinder())
+        sys.meta_path.insert(0, _AliasFinder())
 

@@ -118,7 +118,7 @@ ENGINE_NAMES = frozenset({"solve", "search", "bfs_layers"})
 #: the folder of every search of the kit
 ENGINE_WING = "engine"
 #: the folders of the grader's own code (a student's code that reaches in is flagged)
-GRADER_WINGS = ("grading", "autograder", "course")
+GRADER_WINGS = ("testcells", "autograder", "course")
 #: modules of the front whose import loads a heavy package (ipywidgets); every other one
 #: loads in milliseconds (tests/test_packaging.py checks both)
 HEAVY_MODULES = frozenset({"visuals.widgets"})

@@ -15,7 +15,7 @@ DEMO = COURSE / "demos" / "01-see-search.ipynb"
 SUBMISSION = [
     ("markdown", "# Moves\n\nWrite `moveUp(S)`: the tile **below** the blank moves up. "
                  "See [the lecture notes](https://example.org/lecture) for the rules.", {}),
-    ("code", "import puzzlekit as pk\nfrom puzzlekit.grading import assert_board_equal", {}),
+    ("code", "import puzzlekit as pk\nfrom puzzlekit.testcells import assert_board_equal", {}),
     ("code", "def moveUp(S):\n    rows = [list(r) for r in S]\n"
              "    (r, c), = [(i, j) for i, row in enumerate(S) for j, v in enumerate(row) "
              "if v == 0]\n    rows[r][c], rows[r - 1][c] = rows[r - 1][c], rows[r][c]\n"

@@ -1,5 +1,5 @@
 """A fake worker for the class grader's tests: the course's execute step, made to die or
-to hang on the submissions a test names (puzzlekit.course.class_grading; the production
+to hang on the submissions a test names (puzzlekit.course.workers; the production
 worker has no such switch).
 
 A test puts it in a course with `use_in(root, crash=..., hang=..., record_dir=...)`: the
@@ -29,9 +29,9 @@ from typing import Any
 
 from traitlets import Bool, List, Unicode
 
-from puzzlekit.autograder.grader.autograde import WalledExecute
-from puzzlekit.course.class_grading.proctree import descendants
-from puzzlekit.course.class_grading.remote import JOB_VERSION
+from puzzlekit.autograder.judge.autograde import WalledExecute
+from puzzlekit.course.workers.proctree import descendants
+from puzzlekit.course.workers.remote import JOB_VERSION
 
 TESTS = Path(__file__).resolve().parent
 
@@ -101,7 +101,7 @@ def use_in(root: Path, **traits: Any) -> None:
     lines = ["", "# the class grader's tests: the fake worker (tests/fake_worker.py)",
              f"import sys; sys.path.insert(0, {str(TESTS)!r})",
              "from fake_worker import FakeExecute",
-             "from puzzlekit.autograder.grader.autograde import WalledExecute as _W",
+             "from puzzlekit.autograder.judge.autograde import WalledExecute as _W",
              "c.Autograde.autograde_preprocessors = [FakeExecute if p is _W else p",
              "                                       for p in c.Autograde.autograde_preprocessors]"]
     lines += [f"c.FakeExecute.{name} = {value!r}" for name, value in traits.items()]

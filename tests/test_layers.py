@@ -19,7 +19,7 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "puzzlekit"
 BASE = {"errors", "context", "registry", "old_paths", "optional"}
 FRONT = {"", "cli"}
-WINGS = ["puzzle", "engine", "visuals", "grading", "autograder", "course"]
+WINGS = ["puzzle", "engine", "visuals", "testcells", "autograder", "course"]
 #: at most one import against the order, each with its reason
 DECLARED: dict[tuple[str, str], str] = {}
 
@@ -94,8 +94,8 @@ def test_the_walk_finds_every_wing_and_the_imports():
     assert {m.split(".")[0] for m in MODULES if m} - BASE - FRONT - {"__main__"} == set(WINGS)
     found = imports()
     assert len(found) > 150
-    assert ("grading", "grading.session", 43) in found or any(
-        a == "grading" and b == "grading.session" for a, b, _ in found)
+    assert ("testcells", "testcells.session", 43) in found or any(
+        a == "testcells" and b == "testcells.session" for a, b, _ in found)
 
 
 def test_each_wing_imports_only_the_wings_before_it():
@@ -110,7 +110,7 @@ def test_the_kernel_side_never_imports_the_graders_side():
     kernel = [(a, b) for a, b, _ in imports() if a.startswith("autograder.kernel")]
     assert kernel, "the agent imports the wire at least"
     bad = [(a, b) for a, b in kernel
-           if b.startswith(("autograder.grader", "autograder.wall", "course"))]
+           if b.startswith(("autograder.judge", "autograder.wall", "course"))]
     assert bad == []
 
 
@@ -118,7 +118,7 @@ def test_the_base_imports_nothing_of_the_wings():
     assert [(a, b) for a, b, _ in imports() if a in BASE and b not in BASE] == []
 
 
-@pytest.mark.parametrize("entry", ["puzzlekit.autograder.kernel.agent", "puzzlekit.grading"])
+@pytest.mark.parametrize("entry", ["puzzlekit.autograder.kernel.agent", "puzzlekit.testcells"])
 def test_importing_the_kernels_side_loads_no_judge(entry):
     """What the student's kernel imports, loaded in a fresh interpreter: no module of the
     grader's side or the course comes with it."""
@@ -126,21 +126,21 @@ def test_importing_the_kernels_side_loads_no_judge(entry):
             "print('\\n'.join(m for m in sys.modules if m.startswith('puzzlekit')))")
     loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True).stdout.split()
-    assert "puzzlekit.grading" in loaded
-    assert not [m for m in loaded if m.startswith(("puzzlekit.autograder.grader",
+    assert "puzzlekit.testcells" in loaded
+    assert not [m for m in loaded if m.startswith(("puzzlekit.autograder.judge",
                                                    "puzzlekit.autograder.wall",
                                                    "puzzlekit.course"))]
 
 
 def test_an_import_against_the_order_is_seen():
-    """The walk itself: a module of the puzzle that imported the grading wing, relatively
+    """The walk itself: a module of the puzzle that imported the testcells wing, relatively
     or by its full name, at the top or inside a function, would be reported."""
-    for source in ("from ..grading import messages", "import puzzlekit.grading.messages",
-                   "def f():\n    from ..grading.messages import note"):
+    for source in ("from ..testcells import messages", "import puzzlekit.testcells.messages",
+                   "def f():\n    from ..testcells.messages import note"):
         node = next(n for n in ast.walk(ast.parse(source))
                     if isinstance(n, (ast.Import, ast.ImportFrom)))
-        assert "grading.messages" in resolve("puzzle.board", node)
-        assert level("grading.messages") > level("puzzle.board")
+        assert "testcells.messages" in resolve("puzzle.board", node)
+        assert level("testcells.messages") > level("puzzle.board")
     node = ast.parse("from .. import registry").body[0]
     assert isinstance(node, ast.ImportFrom)
     assert resolve("puzzle.board", node) == ["registry"]

@@ -45,7 +45,7 @@ def test_a_student_s_work_runs_without_numpy_and_matplotlib():
     out = without_extras('''
 import io, contextlib
 import puzzlekit as pk
-from puzzlekit.grading import assert_equal, passed, see_search
+from puzzlekit.testcells import assert_equal, passed, see_search
 out = {}
 start = pk.apply_moves(pk.goal_state(3), "ULDR")
 out["moves"] = len(pk.search(pk.nextStates, start, pk.goal_state(3)))

@@ -127,7 +127,7 @@ def test_the_front_names_its_references():
 
 
 def test_only_the_heavy_modules_of_the_front_load_a_heavy_package():
-    """`grading` imports every module behind the front but `HEAVY_MODULES` before it forbids
+    """`testcells` imports every module behind the front but `HEAVY_MODULES` before it forbids
     a reference: those must stay light, and the heavy ones must be heavy."""
     light = sorted(set(pk.references().values()) - pk.HEAVY_MODULES)
     code = (f"import sys, json, importlib\n"

@@ -18,7 +18,7 @@ import threading
 import time
 from collections.abc import Iterator
 
-from puzzlekit.autograder.grader.processes import descendants
+from puzzlekit.autograder.judge.processes import descendants
 
 
 def tree(root: int) -> list[int]:

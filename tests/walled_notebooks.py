@@ -28,7 +28,7 @@ def notebook(*sources, tests=(), given=()):
 @pytest.fixture
 def run(monkeypatch, tmp_path):
     """run(nb, **WalledExecute options): the outputs of each cell after grading."""
-    from puzzlekit.autograder.grader.autograde import WalledExecute
+    from puzzlekit.autograder.judge.autograde import WalledExecute
 
     monkeypatch.setenv("PATH", str(Path(sys.executable).parent) + os.pathsep
                        + os.environ["PATH"])

@@ -1,7 +1,7 @@
 """Plain data on the wire between the grader and a student's kernel.
 
 While a notebook is autograded, the verdict of every graded test is computed by the
-grader (`puzzlekit.autograder.grader.judge`), and the student's code runs in its own kernel
+grader (`puzzlekit.autograder.judge.judge`), and the student's code runs in its own kernel
 (`puzzlekit.autograder.kernel.agent`). Values cross between them as JSON, so that the grader re-builds
 them from primitive types only: a tuple of ints on the grader's side is a real tuple of
 real ints, whatever object the student's code returned. Objects that are not plain data
@@ -36,7 +36,7 @@ dicts, arrays) in the order they appear in the message, and `decode(..., made=[]
 the ones it builds in the same order, so both sides can number the objects of one
 message alike; `encode(..., refs={id(obj): n})` sends ``["x", {"$arg": n}]`` for such an
 object instead of its contents (the agent, for an object the grader passed in; the
-grader maps it back to its own object, see `puzzlekit.autograder.grader.judge`).
+grader maps it back to its own object, see `puzzlekit.autograder.judge.judge`).
 
 `decode` is also bounded, so that what a kernel sends cannot make the grader's own work
 slow in C code that no timer can interrupt: at most `MAX_ITEMS` items in all (and no
@@ -146,7 +146,7 @@ class Allowance:
 
 
 #: set while a value is decoded (its items hashed and compared): a handle of the kernel's
-#: in one is not asked (`puzzlekit.autograder.grader.handles` raises TypeError instead of a request)
+#: in one is not asked (`puzzlekit.autograder.judge.handles` raises TypeError instead of a request)
 PLAIN_ONLY: contextvars.ContextVar[bool] = contextvars.ContextVar("plain_only",
                                                                    default=False)
 #: ints strictly inside this bound hash to themselves (two share a hash only as -1, -2):

@@ -6,7 +6,7 @@ tests pass in a plain kernel, ``generate_assignment`` and ``autograde`` exit 0).
 course's generate step (`ModelSolutionCheck`, after `puzzlekit.course.authoring.KitAuthoring` in
 ``nbgrader_config.py``, hence also the formgrader's *Generate* button) grades the source
 notebook, solutions and hidden tests included, exactly as a submission is graded: the
-course's own execute step (`puzzlekit.autograder.grader.autograde.WalledExecute`, the wall and the judge)
+course's own execute step (`puzzlekit.autograder.judge.autograde.WalledExecute`, the wall and the judge)
 and nbgrader's own scoring of each test cell. Any test cell that does not earn its full
 points stops the release, with the cell, the line and what it said. A test cell that
 binds an answer as a global the student's code could read (``shortest = ...`` before it
@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import PuzzleError
-from ..grading.messages import plain
+from ..testcells.messages import plain
 
 __all__ = ["CellVerdict", "ModelCheck", "ModelSolutionCheck", "advice", "answer_warnings",
            "check_model_solution", "plain_verdicts"]
@@ -182,7 +182,7 @@ def check_model_solution(nb: Any, folder: str, config: Any = None,
     from nbgrader.preprocessors import Execute
     from traitlets.config import Config
 
-    from ..autograder.grader.autograde import WalledExecute
+    from ..autograder.judge.autograde import WalledExecute
     from ..context import nbgrader_execution_as
     if not os.path.isdir(folder):
         raise PuzzleError(f"check_model_solution needs the notebook's folder, not {folder!r}")

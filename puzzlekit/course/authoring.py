@@ -110,7 +110,7 @@ def _reporting(source: str, label: str) -> str:
     if _ends_with_expression(source):
         return f"# exercise: {label}\n{source}"
     body = source.rstrip("\n")
-    return f"{body}\n\nfrom puzzlekit.grading import passed\npassed({json.dumps(label)})\n"
+    return f"{body}\n\nfrom puzzlekit.testcells import passed\npassed({json.dumps(label)})\n"
 
 
 def summary_points(nb: Any) -> dict[str, float]:
@@ -125,10 +125,10 @@ def summary_points(nb: Any) -> dict[str, float]:
 
 def _summary_source(points: dict[str, float]) -> str:
     if not points:
-        return "from puzzlekit.grading import summary\nsummary({})"
+        return "from puzzlekit.testcells import summary\nsummary({})"
     rows = [f"{json.dumps(label)}: {_number(p)}" for label, p in points.items()]
     body = (",\n" + " " * 9).join(rows)
-    return f"from puzzlekit.grading import summary\nsummary({{{body}}})"
+    return f"from puzzlekit.testcells import summary\nsummary({{{body}}})"
 
 
 def _is_summary(cell: Any) -> bool:

@@ -8,7 +8,7 @@ whose owner (the Unix user who made it) is neither the student it names nor the 
 collects (an instructor may hand work in for a student on one machine) is left out, with a
 warning naming both, before the newest submission of each student is chosen.
 
-Inside a folder, only plain files and folders are copied (`puzzlekit.autograder.grader.plainfiles`): the
+Inside a folder, only plain files and folders are copied (`puzzlekit.autograder.judge.plainfiles`): the
 exchange is writable by everyone and collect runs as the instructor, so a symbolic link
 (to the source notebook, to ``gradebook.db``), a hard link to a file the student does not
 own, a FIFO or a device is left out, with a warning naming the student and the entry,
@@ -30,7 +30,7 @@ changed after Submit, is a warning and a flag in ``late-reports/<assignment>.csv
 (``alice+01+not-a-time+x``, control characters), that cannot be read, is too big or holds
 too many entries is skipped with one log line naming it; everyone else is collected.
 Names from the exchange are shown with their control characters escaped
-(`puzzlekit.autograder.grader.plainfiles.shown`), and entries so named are left out.
+(`puzzlekit.autograder.judge.plainfiles.shown`), and entries so named are left out.
 
 The course's folder and ``inbound`` in the exchange must be the instructor's
 (`puzzlekit.course.exchange_owners`), or nothing is collected.
@@ -57,7 +57,7 @@ from nbgrader.exchange.default.collect import ExchangeCollect, groupby
 from nbgrader.utils import check_mode, parse_utc
 from traitlets import Bool, Float
 
-from ..autograder.grader.plainfiles import (
+from ..autograder.judge.plainfiles import (
     Dropped,
     copy_plain_tree,
     hashed_uid,
@@ -124,7 +124,7 @@ class OwnerCheckedCollect(ExchangeCollect):  # type: ignore[misc]
     times no student can set, and goes on past any one student's folder."""
 
     refused: list[dict[str, Any]]
-    #: student -> the entries left out of their submission (see puzzlekit.autograder.grader.plainfiles)
+    #: student -> the entries left out of their submission (see puzzlekit.autograder.judge.plainfiles)
     dropped: dict[str, list[Dropped]]
     #: the late report's lines of this collect (puzzlekit.course.handed_in)
     late_rows: list[LateRow]
@@ -231,7 +231,7 @@ class OwnerCheckedCollect(ExchangeCollect):  # type: ignore[misc]
 
     def do_copy(self, src: str, dest: str, log: Any = None) -> None:
         """nbgrader's copy (ignore/include globs, file and folder size limits, group
-        permissions), of plain files only (see puzzlekit.autograder.grader.plainfiles),
+        permissions), of plain files only (see puzzlekit.autograder.judge.plainfiles),
         with the exchange's time in the copy's timestamp.txt; a submission that cannot be
         copied is skipped with one line, and the others are collected."""
         student = os.path.basename(src).rsplit("+", 3)[0]

@@ -45,7 +45,7 @@ from typing import Any
 from traitlets import Dict, Unicode
 from traitlets.config import Configurable
 
-from ..autograder.grader.plainfiles import read_all, shown, user_name, user_uid
+from ..autograder.judge.plainfiles import read_all, shown, user_name, user_uid
 
 #: the course's folders in the exchange (relative to ``<exchange>/<course>``) and their modes
 COURSE_FOLDERS: dict[str, int] = {"": 0o755, "outbound": 0o755, "inbound": 0o2733,

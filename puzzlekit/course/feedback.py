@@ -8,7 +8,7 @@ them. `StripHiddenTests` is a preprocessor for ``GenerateFeedback`` that
 2. when the failure came from a hidden line, replaces that cell's traceback by a sentence
    that says a hidden test failed and which property (the first line of its message,
    unless that quotes a hidden line), keeping the boards the failing check drew; a limit
-   of the grader (`puzzlekit.grading.messages.GRADER_LIMIT`) is said as it is, not as a failure
+   of the grader (`puzzlekit.testcells.messages.GRADER_LIMIT`) is said as it is, not as a failure
    of the student's code;
 3. removes from the other tracebacks the lines of the hidden block (by their line number
    in the test cell's frame) and any other line that quotes a hidden line.
@@ -25,7 +25,7 @@ from typing import Any
 from nbconvert.preprocessors import Preprocessor
 from traitlets import Bool
 
-from ..grading.messages import GRADER_LIMIT, error_output, plain
+from ..testcells.messages import GRADER_LIMIT, error_output, plain
 
 BEGIN, END = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
 PLACEHOLDER = "# (hidden tests ran here: they check more cases and are not shown)"
@@ -161,7 +161,7 @@ def hidden_failure_words(evalue: str, snippets: list[str]) -> str:
         what = rest if sep and not quotes(rest, snippets) else ""
     if not what or len(what) > MAX_WORDS:
         return HIDDEN_FAILED
-    # a diagnosis ("why: ...", from puzzlekit.grading.diagnose) names the mistake, not the case
+    # a diagnosis ("why: ...", from puzzlekit.testcells.diagnose) names the mistake, not the case
     why = [line for line in lines[1:] if line.startswith("why")
            and len(line) <= MAX_WORDS and not quotes(line, snippets)]
     what = "\n".join([what, *why])

@@ -42,7 +42,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..autograder.grader.plainfiles import read_all, shown
+from ..autograder.judge.plainfiles import read_all, shown
 
 #: seconds a timestamp.txt may give before the submission's last change without a flag
 TOLERANCE = 60.0

@@ -35,7 +35,7 @@ def _allowed_4x4(gap: int) -> set[int]:
 
 #: The generator `shuffle_pos` draws from when it is given none: None means Python's global
 #: `random`; while the grader runs a notebook's tests, the tests' own `random`
-#: (`puzzlekit.autograder.grader.judge` sets it), so that ``random.seed(1)`` in a test seeds what it draws.
+#: (`puzzlekit.autograder.judge.judge` sets it), so that ``random.seed(1)`` in a test seeds what it draws.
 GENERATOR: ContextVar[Any] = ContextVar("puzzlekit_generator", default=None)
 
 
@@ -47,7 +47,7 @@ def shuffle_pos(N: int, *, allow_undo: bool = False, rng: Any = None) -> list:
     draws that are illegal at the edge, or that undo the previous move, are rejected and
     drawn again. So ``random.seed(1)`` followed by the same calls gives that notebook's asserts.
     `allow_undo`: also accept a move that undoes the previous one (a typical slip, which
-    `puzzlekit.grading.diagnose` replays). `rng`: a `random.Random` (or module) to draw from instead.
+    `puzzlekit.testcells.diagnose` replays). `rng`: a `random.Random` (or module) to draw from instead.
     """
     if isinstance(N, bool) or not isinstance(N, int) or N < 0:
         raise PuzzleError(f"shuffle_pos(N): N must be a non-negative int, got {N!r}")

@@ -15,7 +15,7 @@ static strip of HTML boards instead, so grading time is not spent on animations.
 
 Beside its HTML an animation shows its drawing as plain data (`display.KIT_MIME`, the kind
 "path" or "layers"): a graded notebook keeps only what
-`puzzlekit.autograder.grader.sanitize` draws again from that data (a static strip).
+`puzzlekit.autograder.judge.sanitize` draws again from that data (a static strip).
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ nbgrader feedback, where `<style>` blocks are stripped or sandboxed.
 `show`, `show_path` and `diff` views return small objects that Jupyter renders as HTML
 and a terminal prints as text (reusing `puzzlekit.puzzle.text`). Each also carries its drawing as
 plain data (`KIT_MIME`: the boards and options, not HTML), from which the grader draws the
-board again (`puzzlekit.autograder.grader.sanitize`): a graded notebook trusts the data, never the HTML.
+board again (`puzzlekit.autograder.judge.sanitize`): a graded notebook trusts the data, never the HTML.
 """
 
 from __future__ import annotations
@@ -144,7 +144,7 @@ def tile_colours(goal: State) -> dict[int, str]:
 # ----------------------------------------------------------------------------- views
 
 def kit_bundle(kind: str, **data: object) -> dict[str, Any]:
-    """The data of a kit drawing (`KIT_MIME`), JSON-ready: what `puzzlekit.autograder.grader.sanitize.
+    """The data of a kit drawing (`KIT_MIME`), JSON-ready: what `puzzlekit.autograder.judge.sanitize.
     render_kit` draws again. Options that are None are left out."""
     def plain(x: object) -> object:
         if isinstance(x, (tuple, list)):

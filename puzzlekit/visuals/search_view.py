@@ -25,7 +25,7 @@ Where scripts do not run (nbgrader's feedback, a sanitising viewer) every step s
 at once, numbered. No frames, no matplotlib: a drawing takes milliseconds.
 
 The drawing carries its trace as plain data (`KIT_MIME`, kind "search"), from which
-the grader draws it again, without the script (`puzzlekit.autograder.grader.sanitize`).
+the grader draws it again, without the script (`puzzlekit.autograder.judge.sanitize`).
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ pytest.importorskip("nbgrader")
 
 from walled_notebooks import errors, notebook, run  # noqa: E402,F401
 
-from puzzlekit.autograder.grader.autograde import (  # noqa: E402
+from puzzlekit.autograder.judge.autograde import (  # noqa: E402
     KERNEL_DIED,
     KERNEL_HUNG,
     WalledExecute,
@@ -73,7 +73,7 @@ def test_the_judge_can_be_switched_off(run):
 def test_the_preprocessor_list_gets_the_walled_executor():
     from nbgrader.preprocessors import Execute
 
-    from puzzlekit.autograder.grader.sanitize import (
+    from puzzlekit.autograder.judge.sanitize import (
         SanitizeOutputs,  # outputs made inert right after it
     )
     assert with_walled_execute([int, Execute, str]) == [int, WalledExecute, SanitizeOutputs,
@@ -107,7 +107,7 @@ def test_a_limit_is_reported_in_plain_words(run):
 
 
 def test_without_a_wall_grading_works_and_says_so_once(run, caplog):
-    import puzzlekit.autograder.grader.autograde as autograde
+    import puzzlekit.autograder.judge.autograde as autograde
     autograde._warned.clear()
     nb = notebook("def f():\n    return 1", "assert f() == 1", tests=[1])
     with caplog.at_level("WARNING"):
@@ -140,7 +140,7 @@ def test_an_error_in_an_operation_on_the_students_object_shows_no_grader_frame(r
 
 
 def test_a_fresh_kernel_that_dies_before_it_answers_is_started_again(run, monkeypatch):
-    from puzzlekit.autograder.grader import autograde
+    from puzzlekit.autograder.judge import autograde
     starts = []
     real = autograde.WalledExecute.start_new_kernel_client
 

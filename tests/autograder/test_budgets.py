@@ -92,8 +92,8 @@ def test_a_call_that_fills_the_memory_is_named_and_the_next_test_gets_a_fresh_ke
     # The report of the MemoryError is written while the failed call's frames still hold
     # the memory: the agent frees them first. Before it did, writing the report ran out
     # of memory too and the kernel stopped (2 runs in 2): the test lost its diagnosis.
-    test = "from puzzlekit.grading import run_with_timeout\nrun_with_timeout(60, hog)"
-    honest = ("from puzzlekit.grading import run_with_timeout\n"
+    test = "from puzzlekit.testcells import run_with_timeout\nrun_with_timeout(60, hog)"
+    honest = ("from puzzlekit.testcells import run_with_timeout\n"
               "assert run_with_timeout(60, lambda: len([[i] * 9 for i in range(1_500_000)]))"
               " == 1_500_000")
     cells = run(notebook(HOG, test, test, test, honest, tests=(1, 2, 3, 4)),
@@ -135,7 +135,7 @@ def graded(monkeypatch):
     import sys
     from pathlib import Path
 
-    from puzzlekit.autograder.grader.autograde import WalledExecute
+    from puzzlekit.autograder.judge.autograde import WalledExecute
     monkeypatch.setenv("PATH", str(Path(sys.executable).parent) + os.pathsep
                        + os.environ["PATH"])
 

@@ -43,7 +43,7 @@ def loops_for(seconds: float) -> int:
 
 def test_a_right_answer_keeps_its_points_on_a_busy_machine(run):
     n = loops_for(0.5)
-    test = (f"from puzzlekit.grading import run_with_timeout\n"
+    test = (f"from puzzlekit.testcells import run_with_timeout\n"
             f"assert run_with_timeout(1.5, work, {n}) == {n * (n - 1) // 2}\n")
     started = time.monotonic()
     with throttled(share=0.15):
@@ -55,7 +55,7 @@ def test_a_right_answer_keeps_its_points_on_a_busy_machine(run):
 
 
 def test_a_runaway_fails_by_its_computing_time_and_no_cause_is_guessed(run):
-    test = "from puzzlekit.grading import run_with_timeout\nrun_with_timeout(1, spin)\n"
+    test = "from puzzlekit.testcells import run_with_timeout\nrun_with_timeout(1, spin)\n"
     with throttled(share=0.3):
         cells = run(notebook(WORK, test, "x = 1", "assert x == 1", tests=(1, 3)),
                     timeout=60)
@@ -66,10 +66,10 @@ def test_a_runaway_fails_by_its_computing_time_and_no_cause_is_guessed(run):
 
 
 def test_code_that_waits_is_stopped_by_the_backstop_and_told_so(run, monkeypatch):
-    from puzzlekit.grading import budget
+    from puzzlekit.testcells import budget
     monkeypatch.setattr(budget, "BACKSTOP_FACTOR", 2.0)
     monkeypatch.setattr(budget, "BACKSTOP_EXTRA", 0.0)
-    test = "from puzzlekit.grading import run_with_timeout\nrun_with_timeout(1, nap)\n"
+    test = "from puzzlekit.testcells import run_with_timeout\nrun_with_timeout(1, nap)\n"
     started = time.monotonic()
     cells = run(notebook(WORK, test, tests=(1,)), timeout=60)
     (name, said), = errors(cells[1])
@@ -102,7 +102,7 @@ def test_a_runaway_cell_is_stopped_by_its_computing_time_and_the_next_cells_run(
 
 
 def test_a_cell_that_waits_is_stopped_by_the_backstop_and_told_so(run, monkeypatch):
-    from puzzlekit.grading import budget
+    from puzzlekit.testcells import budget
     monkeypatch.setattr(budget, "BACKSTOP_FACTOR", 2.0)
     monkeypatch.setattr(budget, "BACKSTOP_EXTRA", 0.0)
     started = time.monotonic()

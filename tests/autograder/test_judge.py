@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 import puzzlekit
 from puzzlekit.autograder import wire
-from puzzlekit.autograder.grader.judge import (
+from puzzlekit.autograder.judge.judge import (
     Judge,
     KernelFault,
     Remote,
@@ -54,7 +54,7 @@ def student(tmp_path, code: str) -> tuple[Judge, dict[str, Any]]:
 
 
 GIVEN = """
-from puzzlekit.grading import assert_equal, assert_board_equal, forbid_reference, \\
+from puzzlekit.testcells import assert_equal, assert_board_equal, forbid_reference, \\
     run_with_timeout
 import puzzlekit
 start = ((8, 0, 6), (5, 4, 7), (2, 3, 1))
@@ -435,7 +435,7 @@ def test_a_crafted_state_cannot_make_the_shuffle_diagnosis_loop(tmp_path):
     code = ("import random\ndef shuffle_pos(n):\n    random.setstate(" + repr(ALL_ZERO)
             + ")\n    return [1]\n")
     judge, space = student(tmp_path, code)
-    test = ("import random\nfrom puzzlekit.grading.diagnose import diagnose_shuffle\n"
+    test = ("import random\nfrom puzzlekit.testcells.diagnose import diagnose_shuffle\n"
             "random.seed(1)\nbefore = random.getstate()\np = shuffle_pos(3)\n"
             "diagnose_shuffle(3, p, before, random.getstate())\n")
     state = random.getstate()
@@ -443,14 +443,14 @@ def test_a_crafted_state_cannot_make_the_shuffle_diagnosis_loop(tmp_path):
         assert "all-zero state" in failure(judge, test)
     finally:
         random.setstate(state)      # the in-process 'kernel' shares this process
-    from puzzlekit.grading.diagnose import diagnose_shuffle, random_state_problem
+    from puzzlekit.testcells.diagnose import diagnose_shuffle, random_state_problem
     assert diagnose_shuffle(3, [1], ALL_ZERO, None) is None      # refused, at once
     assert random_state_problem(random.Random(7).getstate()) is None
 
 
 @given(st.integers(min_value=0))
 def test_every_state_of_a_seeded_generator_is_sound(seed):
-    from puzzlekit.grading.diagnose import random_state_problem
+    from puzzlekit.testcells.diagnose import random_state_problem
     rng = random.Random(seed)
     rng.random()
     assert random_state_problem(rng.getstate()) is None
@@ -555,7 +555,7 @@ def test_the_judges_time_counts_its_own_computing_not_a_busy_machine(tmp_path, m
     judge, _ = student(tmp_path, HONEST)
     judge.judge_timeout = 0.3
     assert failure(judge, "import time\ntime.sleep(0.8)\nassert 1 + 1 == 2\n") is None
-    from puzzlekit.grading import budget
+    from puzzlekit.testcells import budget
     monkeypatch.setattr(budget, "BACKSTOP_EXTRA", 0.0)      # the backstop: 1.5 s
     message = failure(judge, "import time\nfor _ in range(40):\n    time.sleep(0.1)\n")
     assert "took longer than 0.3 s" in message

@@ -141,7 +141,7 @@ def keep(f):
 
 def test_a_pure_helper_runs_in_the_kernel_and_one_using_test_state_in_the_grader(run):
     failed, _ = run_tests(run, '''
-from puzzlekit.grading.session import current_judge
+from puzzlekit.testcells.session import current_judge
 import math
 GOAL = 99
 def h(n):                  # needs only a constant, a module and builtins: sent as code

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 from puzzlekit.autograder import wire
-from puzzlekit.autograder.grader.judge import Judge, Remote, RemoteIterator, StudentCodeError
+from puzzlekit.autograder.judge.judge import Judge, Remote, RemoteIterator, StudentCodeError
 from puzzlekit.autograder.kernel import agent
 
 # Each case: (name, the right answer, a wrong answer, the test cell). Names differ
@@ -146,7 +146,7 @@ def graded(tmp_path_factory) -> dict[tuple[str, str], dict[str, str | None]]:
     pytest.importorskip("nbgrader")
     from nbclient import NotebookClient
 
-    from puzzlekit.autograder.grader.autograde import WalledExecute
+    from puzzlekit.autograder.judge.autograde import WalledExecute
     path = os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]])
     old_path, os.environ["PATH"] = os.environ["PATH"], path
     try:
@@ -220,7 +220,7 @@ def failure(judge: Judge, test: str) -> str | None:
 
 def test_importing_puzzlekit_does_not_import_numpy():
     import subprocess
-    code = ("import sys, puzzlekit, puzzlekit.autograder.grader.judge, puzzlekit.autograder.kernel.agent, puzzlekit.autograder.wire\n"
+    code = ("import sys, puzzlekit, puzzlekit.autograder.judge.judge, puzzlekit.autograder.kernel.agent, puzzlekit.autograder.wire\n"
             "from puzzlekit import wire\nwire.loads(wire.dumps([1, (2, 3), 1j]))\n"
             "print('numpy' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -334,7 +334,7 @@ def test_an_identity_survives_a_mutated_argument_in_process():
 
 @pytest.mark.parametrize("chain", [
     [["builtins", "KeyboardInterrupt"], ["builtins", "BaseException"]],
-    [["puzzlekit.autograder.grader.judge", "JudgeTimeout"], ["builtins", "BaseException"]],
+    [["puzzlekit.autograder.judge.judge", "JudgeTimeout"], ["builtins", "BaseException"]],
     [["builtins", "SystemExit"], ["builtins", "BaseException"]],
     [["os", "system"], ["builtins", "BaseException"]],
     [["x", "y"]] * 5000,
@@ -395,7 +395,7 @@ def test_a_plain_iterator_is_stepped_in_batches():
 
 def test_a_generator_that_forbids_a_reference_is_caught_while_stepped():
     judge, _ = student("import puzzlekit\ndef gen(S):\n    yield puzzlekit.findZero(S)\n")
-    judge.run_given("from puzzlekit.grading import forbid_reference\n", 1)
+    judge.run_given("from puzzlekit.testcells import forbid_reference\n", 1)
     message = failure(judge, "S = ((1, 0), (2, 3))\nwith forbid_reference('findZero'):\n"
                              "    list(gen(S))\n")
     assert message is not None and "ready-made findZero" in message
@@ -489,7 +489,7 @@ def test_a_hostile_kernel_fails_only_its_own_tests(tmp_path, monkeypatch):
     pytest.importorskip("nbgrader")
     from nbformat.v4 import new_code_cell, new_notebook
 
-    from puzzlekit.autograder.grader.autograde import WalledExecute
+    from puzzlekit.autograder.judge.autograde import WalledExecute
     monkeypatch.setenv("PATH", str(Path(sys.executable).parent) + os.pathsep
                        + os.environ["PATH"])
     tests = ["S = ((1, 0), (2, 3))\nassert steal(S) is not None\n",
@@ -514,7 +514,7 @@ def test_a_hostile_kernel_fails_only_its_own_tests(tmp_path, monkeypatch):
 
 
 def test_a_module_the_kernel_names_is_imported_only_from_a_short_list():
-    from puzzlekit.autograder.grader.judge import own_module
+    from puzzlekit.autograder.judge.judge import own_module
     imported: list[str] = []
 
     def importer(name, *rest):

@@ -3,7 +3,7 @@ only when the memory cgroup counted one, a signal by its name, an exit status as
 
 from __future__ import annotations
 
-from puzzlekit.autograder.grader.kernel_end import clause, ended_words, oom_kills, signal_of
+from puzzlekit.autograder.judge.kernel_end import clause, ended_words, oom_kills, signal_of
 
 
 def test_a_memory_kill_is_said_only_when_the_cgroup_counted_one(tmp_path):

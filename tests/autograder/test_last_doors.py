@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from harness import grade, source_notebook
 
-from puzzlekit.autograder.grader.judge import Judge, KernelFault
+from puzzlekit.autograder.judge.judge import Judge, KernelFault
 from puzzlekit.autograder.kernel import agent
 from puzzlekit.course.integrity import scan_notebook
 from walled_notebooks import run  # noqa: F401  (a fixture)
@@ -51,7 +51,7 @@ class Clocked:
         return reply
 
 
-GIVEN = ("import puzzlekit\nfrom puzzlekit.grading import forbid_reference, "
+GIVEN = ("import puzzlekit\nfrom puzzlekit.testcells import forbid_reference, "
          "run_with_timeout\nS = ((1, 0), (2, 3))\n")
 
 

@@ -65,13 +65,13 @@ def test_what_the_grader_cannot_send_is_its_limit_not_the_students_mistake(
     from test_judge import HONEST, outcome, student
 
     from puzzlekit.autograder import wire
-    from puzzlekit.autograder.grader.judge import Judge
+    from puzzlekit.autograder.judge.judge import Judge
 
     def cannot(self: Judge, value: object) -> object:
         raise wire.WireError(f"the grader cannot pass {type(value).__name__} to your code")
     monkeypatch.setattr(Judge, "_outbound", cannot)
     judge, _ = student(tmp_path, HONEST)
-    with caplog.at_level("WARNING", logger="puzzlekit.autograder.grader.judge"):
+    with caplog.at_level("WARNING", logger="puzzlekit.autograder.judge.judge"):
         said = outcome(judge, "class Gizmo:\n    pass\nfindZero(Gizmo())")
     assert said is not None and said.startswith("AssertionError: the grader cannot pass Gizmo")
     assert "a limit of the grader, not a mistake in your code" in " ".join(said.split())
@@ -81,7 +81,7 @@ def test_what_the_grader_cannot_send_is_its_limit_not_the_students_mistake(
 
 
 def test_a_hidden_test_that_meets_the_graders_limit_does_not_blame_the_student():
-    from puzzlekit.autograder.grader.judge import GRADER_CANNOT
+    from puzzlekit.autograder.judge.judge import GRADER_CANNOT
     from puzzlekit.course.feedback import hidden_failure_words
 
     said = hidden_failure_words(GRADER_CANNOT.format(

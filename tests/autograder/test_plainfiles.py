@@ -1,5 +1,5 @@
-"""Only plain files cross into grading (puzzlekit.autograder.grader.plainfiles), and a process tree is
-stopped whole (puzzlekit.course.class_grading.proctree). The real pipeline is in test_submission_links.py."""
+"""Only plain files cross into grading (puzzlekit.autograder.judge.plainfiles), and a process tree is
+stopped whole (puzzlekit.course.workers.proctree). The real pipeline is in test_submission_links.py."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from puzzlekit.autograder.grader.plainfiles import (
+from puzzlekit.autograder.judge.plainfiles import (
     Dropped,
     Refused,
     copy_plain_tree,
@@ -28,7 +28,7 @@ from puzzlekit.autograder.grader.plainfiles import (
     shown,
     walk_plain,
 )
-from puzzlekit.course.class_grading.proctree import alive, descendants, kill_tree
+from puzzlekit.course.workers.proctree import alive, descendants, kill_tree
 from puzzlekit.errors import PuzzleError
 
 SECRET = b"the instructor's secret\n"
@@ -229,7 +229,7 @@ def test_the_nbgrader_methods_the_guard_wraps_are_the_ones_it_was_written_for():
         assert not hasattr(original, "__wrapped__")
         digest = hashlib.sha256(inspect.getsource(original).encode()).hexdigest()
         assert WRAPPED[original.__qualname__] == digest, (
-            f"nbgrader's {original.__qualname__} changed: check puzzlekit.autograder.grader.plainfiles."
+            f"nbgrader's {original.__qualname__} changed: check puzzlekit.autograder.judge.plainfiles."
             f"guard_autograde_copies against it, then update WRAPPED")
     source = inspect.getsource(Autograde.init_assignment.__wrapped__)
     assert "super(Autograde, self).init_assignment(" in source
@@ -244,7 +244,7 @@ def test_the_course_config_installs_the_guard():
 
 ESCAPE = """
 import os, subprocess, sys, time
-from puzzlekit.course.class_grading.proctree import become_subreaper
+from puzzlekit.course.workers.proctree import become_subreaper
 assert become_subreaper()
 child = subprocess.Popen([sys.executable, "-c", '''
 import os, subprocess, sys

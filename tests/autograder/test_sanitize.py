@@ -1,5 +1,5 @@
 """Outputs are data: the sanitiser against a corpus of XSS vectors, and the kit's own
-drawings through it unchanged (puzzlekit.autograder.grader.sanitize)."""
+drawings through it unchanged (puzzlekit.autograder.judge.sanitize)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import puzzlekit as pk
-from puzzlekit.autograder.grader.sanitize import (
+from puzzlekit.autograder.judge.sanitize import (
     SanitizeOutputs,
     clean_css,
     clean_data,
@@ -103,7 +103,7 @@ def test_an_xss_vector_in_markdown_comes_out_inert(vector, raw_html):
 def test_the_page_shows_html_in_a_students_answer_as_text_and_keeps_the_given_cells():
     from nbconvert.filters import markdown2html
 
-    from puzzlekit.autograder.grader.sanitize import SanitizePage
+    from puzzlekit.autograder.judge.sanitize import SanitizePage
     given = nbformat.v4.new_markdown_cell("Given: H<sub>2</sub>O")
     given.metadata["nbgrader"] = {"locked": True, "solution": False, "grade": False}
     answer = nbformat.v4.new_markdown_cell('My answer: <img src="x" onerror="alert(1)">')
@@ -200,7 +200,7 @@ def test_the_widget_state_is_dropped_from_the_notebook():
 
 
 def test_markup_too_large_to_check_is_not_parsed_and_says_so():
-    from puzzlekit.autograder.grader.sanitize import MAX_MARKUP_CHARS
+    from puzzlekit.autograder.judge.sanitize import MAX_MARKUP_CHARS
     huge = "<b>" + "x" * MAX_MARKUP_CHARS + "</b>"
     data = clean_data({"text/html": huge, "text/plain": "<a big table>"})
     assert "text/html" not in data and data["text/plain"].startswith("<a big table>\n(an output")
@@ -336,7 +336,7 @@ def test_the_autograde_steps_sanitise_right_after_the_execute_step():
     from nbgrader.converters.autograde import Autograde
     from nbgrader.preprocessors import LimitOutput
 
-    from puzzlekit.autograder.grader.autograde import WalledExecute, with_walled_execute
+    from puzzlekit.autograder.judge.autograde import WalledExecute, with_walled_execute
     steps = with_walled_execute(Autograde.class_traits()["autograde_preprocessors"].default())
     at = steps.index(WalledExecute)
     assert steps[at + 1] is SanitizeOutputs and steps.index(LimitOutput) > at + 1
@@ -380,7 +380,7 @@ def test_any_bundle_draws_a_board_or_nothing_never_an_error(kind, fields):
 def test_an_answer_with_a_pasted_image_shows_it_and_a_missing_one_does_not_break_the_page():
     from nbconvert.filters import markdown2html
 
-    from puzzlekit.autograder.grader.sanitize import SanitizePage
+    from puzzlekit.autograder.judge.sanitize import SanitizePage
     png = base64.b64encode(b"\x89PNG\r\n\x1a\nrest").decode()
     pasted = nbformat.v4.new_markdown_cell("my sketch: ![a.png](attachment:a.png)")
     pasted.attachments = {"a.png": {"image/png": png, "text/html": "<script>x</script>"}}

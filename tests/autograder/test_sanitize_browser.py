@@ -16,7 +16,7 @@ import pytest
 from browser_support import chromium, offline, require_chromium, screenshot
 
 import puzzlekit as pk
-from puzzlekit.autograder.grader.sanitize import clean_data, clean_html
+from puzzlekit.autograder.judge.sanitize import clean_data, clean_html
 from puzzlekit.visuals.display import KIT_MIME
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

@@ -62,7 +62,7 @@ def plain_notebook() -> nbformat.NotebookNode:
 def test_a_plain_exercise_gets_the_kits_lines_from_its_metadata():
     nb = with_kit_lines(plain_notebook())
     square, half = nb.cells[2], nb.cells[5]
-    assert square.source.endswith('from puzzlekit.grading import passed\npassed("square")\n')
+    assert square.source.endswith('from puzzlekit.testcells import passed\npassed("square")\n')
     # a cell whose last value is its score (nbgrader's partial credit) keeps that value
     assert half.source.startswith("# exercise: half\n") and half.source.endswith("score")
     assert exercise_label(half) == "half"
@@ -70,7 +70,7 @@ def test_a_plain_exercise_gets_the_kits_lines_from_its_metadata():
         assert "raises-exception" in nb.cells[index].metadata["tags"]
     assert "tags" not in nb.cells[8].metadata or \
         "raises-exception" not in nb.cells[8].metadata["tags"]
-    assert nb.cells[8].source == ('from puzzlekit.grading import summary\n'
+    assert nb.cells[8].source == ('from puzzlekit.testcells import summary\n'
                                   'summary({"square": 2,\n         "half": 1})')
     # the note over a written answer says the answer's points (3), not what was typed
     assert "(3 points)" in nb.cells[6].source
@@ -252,7 +252,7 @@ def test_check_tests_grades_the_model_solution_without_generating(course, capsys
 
 @pytest.mark.nbgrader
 def test_the_class_grader_refuses_stale_tests_before_any_submission(course):
-    from puzzlekit.course.class_grading import grade_class
+    from puzzlekit.course.workers import grade_class
     from puzzlekit.errors import PuzzleError
     root, api = course
     assert api().generate_assignment(A1)["success"]

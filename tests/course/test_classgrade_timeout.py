@@ -1,4 +1,4 @@
-"""The class grader's pools never wait forever (puzzlekit.course.class_grading.pool): a job that
+"""The class grader's pools never wait forever (puzzlekit.course.workers.pool): a job that
 hangs (tests/fake_worker.py: SIGTERM ignored, a double-forked process of its own in a new
 session) is stopped at the job timeout with everything under it, its worker
 is replaced, and the other jobs go on. The whole class through nbgrader, locally and on
@@ -14,14 +14,14 @@ from pathlib import Path
 import fake_worker
 import pytest
 
-from puzzlekit.course.class_grading.pool import (
+from puzzlekit.course.workers.pool import (
     JobTimedOut,
     LocalPool,
     check_job_timeout,
     default_job_timeout,
 )
-from puzzlekit.course.class_grading.proctree import alive
-from puzzlekit.course.class_grading.remote import JOB_TIMED_OUT
+from puzzlekit.course.workers.proctree import alive
+from puzzlekit.course.workers.remote import JOB_TIMED_OUT
 from puzzlekit.errors import PuzzleError
 
 
@@ -93,7 +93,7 @@ def test_hung_jobs_are_stopped_whole_and_the_others_go_on(tmp_path, monkeypatch)
 
 def test_a_job_on_dask_keeps_its_own_deadline(tmp_path, monkeypatch):
     """What a Dask worker runs: the job in a child process, killed at the deadline."""
-    from puzzlekit.course.class_grading.remote import execute_job_within
+    from puzzlekit.course.workers.remote import execute_job_within
     monkeypatch.setenv("PYTHONPATH", fake_worker.environment()["PYTHONPATH"])
     answer = execute_job_within(_job("hang", tmp_path, ("hang",)), 20)
     assert answer.startswith(JOB_TIMED_OUT)

@@ -124,7 +124,7 @@ def test_a_visible_checks_diagnosis_stays_beside_a_hidden_failure_in_the_feedbac
     """A visible check gave partial credit with a precise diagnosis, then a hidden case
     failed: the feedback says both (before, only "a hidden test failed")."""
     from test_judge import GIVEN, student
-    source = ('from puzzlekit.grading import partly, passed\n'
+    source = ('from puzzlekit.testcells import partly, passed\n'
               'partly(2, "the path ucs returned costs 179, but the cheapest path costs 44")\n'
               '### BEGIN HIDDEN TESTS\n'
               'assert_equal(ucs(start, start, {"U": 1}), ([start], 0), "ucs(goal, goal)")\n'

@@ -494,7 +494,7 @@ def astar(start, goal, h):
     # answers using what the assignment hands out, even through puzzlekit's name
     pytest.param(A2, {"search_solution": '''
 from puzzlekit import nextStates, goal_state
-from puzzlekit.grading import assert_equal
+from puzzlekit.testcells import assert_equal
 import puzzlekit
 
 def search(nextStates, start, goal):
@@ -638,22 +638,28 @@ _quiet()
     ("rebinds-helper", "walrus", "(assert_equal := lambda *a, **k: None)"),
     ("patches-grader", "module-alias", '''
 import contextlib
-import puzzlekit.grading as g
+import puzzlekit.testcells as g
 g.forbid_reference = lambda *names: contextlib.nullcontext()
 '''),
-    ("patches-grader", "attribute", "import puzzlekit.grading\n"
+    ("patches-grader", "attribute", "import puzzlekit.testcells\n"
+     "puzzlekit.testcells.run_with_timeout = lambda s, f, *a: f(*a)"),
+    ("patches-grader", "old-path", "import puzzlekit.grading\n"
      "puzzlekit.grading.run_with_timeout = lambda s, f, *a: f(*a)"),
-    ("patches-grader", "setattr-autograde", "import puzzlekit.autograder.grader.autograde\n"
-     "setattr(puzzlekit.autograder.grader.autograde, 'TIMEOUT', 1e9)"),
+    ("patches-grader", "old-package", "import puzzlekit.autograder.grader.autograde as a\n"
+     "a.TIMEOUT = 1e9"),
+    ("patches-grader", "old-checks", "from puzzlekit.grading.checks import paths\n"
+     "paths.check_path = lambda *a, **k: None"),
+    ("patches-grader", "setattr-autograde", "import puzzlekit.autograder.judge.autograde\n"
+     "setattr(puzzlekit.autograder.judge.autograde, 'TIMEOUT', 1e9)"),
     ("patches-grader", "feedback", "from puzzlekit import feedback\n"
      "feedback.StripHiddenTests = object"),
-    ("patches-grader", "judge", "import puzzlekit.autograder.grader.judge\n"
-     "puzzlekit.grading.session.current_judge = lambda: None"),
+    ("patches-grader", "judge", "import puzzlekit.autograder.judge.judge\n"
+     "puzzlekit.testcells.session.current_judge = lambda: None"),
     ("patches-grader", "wall-agent", "from puzzlekit import wall, agent\n"
      "wall.limits = agent.limits = {}"),
     ("patches-grader", "helper-code", "assert_equal.__code__ = (lambda *a: None).__code__"),
     ("patches-grader", "internals", '''
-from puzzlekit.grading import _TimeUp
+from puzzlekit.testcells import _TimeUp
 def slow():
     try:
         while True:
@@ -662,11 +668,11 @@ def slow():
         pass
 '''),
     ("patches-grader", "mock-patch", "from unittest import mock\n"
-     "mock.patch('puzzlekit.grading.assert_equal').start()"),
+     "mock.patch('puzzlekit.testcells.assert_equal').start()"),
     ("patches-grader", "sys.modules", "import sys, types\n"
      "sys.modules['puzzlekit.course.feedback'] = types.SimpleNamespace()"),
-    ("patches-grader", "source-file", "import puzzlekit.grading\n"
-     "print(open(puzzlekit.grading.__file__).read())"),
+    ("patches-grader", "source-file", "import puzzlekit.testcells\n"
+     "print(open(puzzlekit.testcells.__file__).read())"),
     ("patches-puzzlekit", "reference", "import puzzlekit\n"
      "puzzlekit.nextStates = lambda S: set()"),
     ("patches-puzzlekit", "solver", "import puzzlekit.engine.solver as s\n"
@@ -799,10 +805,10 @@ TRICKS = [
     trick("rebinds-helper", A3, plus(A3, "sign_solution", "for example in [GOAL]:\n    pass"),
           "for-target"),
     trick("rebinds-helper", A3, plus(A3, "astar_solution",
-          "from puzzlekit.grading import assert_board_equal as assert_solution"),
+          "from puzzlekit.testcells import assert_board_equal as assert_solution"),
           "import-as"),
     trick("rebinds-helper", A4, plus(A4, "idastar_solution",
-          "from puzzlekit.grading import assert_board_equal as assert_solution"),
+          "from puzzlekit.testcells import assert_board_equal as assert_solution"),
           "import-as"),
     trick("rebinds-helper", A2, {"+search_tests": "import contextlib\n"
                                  "forbid_reference = lambda *a: contextlib.nullcontext()"},
@@ -1110,7 +1116,7 @@ def test_report_names_what_the_grader_saw_in_the_autograded_notebook(tmp_path: P
     planted = submission(A2)
     planted.metadata["puzzlekit"] = {"tampering": [
         {"what": "gc.get_objects", "cell": 3, "grade_id": "dfs_solution"},
-        {"what": "puzzlekit.grading.forbidding rebound", "cell": None, "grade_id": None}]}
+        {"what": "puzzlekit.testcells.forbidding rebound", "cell": None, "grade_id": None}]}
     assert [f.kind for f in report(root, A2)] == []      # nothing graded yet
     nbformat.write(planted, root / "submitted" / "erin" / A2 / f"{A2}.ipynb")
     assert [f.kind for f in report(root, A2)] == []      # a submission cannot plant it
@@ -1119,7 +1125,7 @@ def test_report_names_what_the_grader_saw_in_the_autograded_notebook(tmp_path: P
     found = [(f.grade_id, f.finding) for f in report(root, A2)]
     assert found == [
         ("dfs_solution", "grader-tampering: the grader saw gc.get_objects while it graded"),
-        ("-", "grader-tampering: the grader saw puzzlekit.grading.forbidding rebound while "
+        ("-", "grader-tampering: the grader saw puzzlekit.testcells.forbidding rebound while "
               "it graded")]
 
 

@@ -1,12 +1,12 @@
 """A Ctrl-C that lands in a finaliser is not lost while a class is graded
-(`puzzlekit.course.class_grading.interrupts_not_lost`): Python reports an exception
+(`puzzlekit.course.workers.interrupts_not_lost`): Python reports an exception
 raised in a weakref callback or ``__del__`` as unraisable and goes on, so a class
 grading run once graded on to the end after Ctrl-C (exit 0, not 130)."""
 
 import time
 import weakref
 
-from puzzlekit.course.class_grading import interrupts_not_lost
+from puzzlekit.course.workers import interrupts_not_lost
 
 
 class _Key:

@@ -103,7 +103,7 @@ def grade(assignment: str, answer: dict[str, str],
     the answered exercises' tests (the graded notebook appended to `keep`, if given)."""
     from nbgrader.utils import determine_grade
 
-    from puzzlekit.autograder.grader.autograde import WalledExecute
+    from puzzlekit.autograder.judge.autograde import WalledExecute
     nb = answer_notebook(assignment, answer)
     with tempfile.TemporaryDirectory(prefix="fair-marks-") as folder:
         nb, _ = WalledExecute(timeout=30).preprocess(nb, {"metadata": {"path": folder}})

@@ -40,7 +40,7 @@ def main(names: list[str], live_too: list[str]) -> None:
 
     from harness import source_notebook
 
-    from puzzlekit.autograder.grader.autograde import WalledExecute
+    from puzzlekit.autograder.judge.autograde import WalledExecute
     results = {}
     for name in names:
         with tempfile.TemporaryDirectory(prefix="reference-") as folder:

@@ -1,7 +1,7 @@
 """The reference notebooks keep full marks on a busy grading machine, graded and in the
 student's live kernel: the grader and its kernels run on one core beside two processes
 that compute all the time (CPU burners), so the kernel gets about a third of a core. The
-tests' time limits count computing time (`puzzlekit.grading.budget`), so no right answer
+tests' time limits count computing time (`puzzlekit.testcells.budget`), so no right answer
 runs out of time; before they did, a kernel with a fifth of a core lost points."""
 
 from __future__ import annotations

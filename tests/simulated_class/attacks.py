@@ -102,7 +102,7 @@ forbid_reference = lambda *names: contextlib.nullcontext()
 
 PATCH_GRADING = """
 import contextlib
-import puzzlekit.grading as _g
+import puzzlekit.testcells as _g
 for _name in ("assert_equal", "assert_board_equal", "assert_solution", "assert_prints_path"):
     setattr(_g, _name, lambda *args, **kwargs: None)
 _g.run_with_timeout = lambda seconds, func, *args, **kwargs: None
@@ -111,12 +111,12 @@ _g.forbid_reference = lambda *names: contextlib.nullcontext()
 
 SWAP_SYS_MODULES = """
 import contextlib, sys, types
-_fake = types.ModuleType("puzzlekit.grading")
+_fake = types.ModuleType("puzzlekit.testcells")
 for _name in ("assert_equal", "assert_board_equal", "assert_solution", "assert_prints_path"):
     setattr(_fake, _name, lambda *args, **kwargs: None)
 _fake.run_with_timeout = lambda seconds, func, *args, **kwargs: None
 _fake.forbid_reference = lambda *names: contextlib.nullcontext()
-sys.modules["puzzlekit.grading"] = _fake
+sys.modules["puzzlekit.testcells"] = _fake
 """
 
 CUSTOM_EXC = """

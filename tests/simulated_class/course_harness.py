@@ -483,12 +483,12 @@ class _PerStudentLog(logging.Handler):
 
 def autograde_all(api: Any, config: Any, root: Path, result: dict[str, Assignment]) -> None:
     """Autograde every submission of every assignment with the kit's class grader
-    (`puzzlekit.course.class_grading`: nbgrader's own autograde converter, the execute step on
+    (`puzzlekit.course.workers`: nbgrader's own autograde converter, the execute step on
     GRADE_WORKERS local processes). tests/simulated_class/test_classgrade.py proves it grades
     exactly as serial ``nbgrader autograde`` does, and the guide, formgrader and hub
     tests run nbgrader's own commands. The submissions named in GRADED_LAST are graded
     after all the others of their assignment (the reference after the attacks)."""
-    from puzzlekit.course.class_grading import grade_class, make_pool
+    from puzzlekit.course.workers import grade_class, make_pool
 
     collected = _PerStudentLog()
     log = logging.getLogger("puzzlekit.tests.course")

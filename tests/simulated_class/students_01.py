@@ -164,7 +164,7 @@ LOSES: dict[str, dict[str, float]] = {
     "moveUp_returns_lists": {"moveUp_tests": 2, "nextStates_tests": 3},
 }
 
-#: What the feedback must say about each mistake (the diagnoses of `puzzlekit.grading.diagnose`).
+#: What the feedback must say about each mistake (the diagnoses of `puzzlekit.testcells.diagnose`).
 DIAGNOSES: dict[str, tuple[str, ...]] = {
     "moveUp_wrong_way": ("the blank moved up instead of the tile",           # moveUp's test
                          "a move function moves the wrong way"),             # nextStates'
@@ -181,7 +181,7 @@ DIAGNOSES: dict[str, tuple[str, ...]] = {
 }
 
 #: The named mistakes the grader must record for each student, test cell by test cell
-#: (the names of `puzzlekit.grading.mistakes.CATALOGUE`): the class report counts these.
+#: (the names of `puzzlekit.testcells.mistakes.CATALOGUE`): the class report counts these.
 #: A cell that loses points for a mistake made elsewhere (nextStates, when moveLeft is
 #: wrong) names nothing, and the report lists it as lost with no named mistake.
 MISTAKES: dict[str, dict[str, str]] = {

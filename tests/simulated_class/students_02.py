@@ -350,7 +350,7 @@ LOSES: dict[str, dict[str, float]] = {
     "shuffle_pos_draws_differently": {"shuffle_pos_tests": 3},
 }
 
-#: What the feedback must say about each mistake (the diagnoses of `puzzlekit.grading.diagnose`).
+#: What the feedback must say about each mistake (the diagnoses of `puzzlekit.testcells.diagnose`).
 DIAGNOSES: dict[str, tuple[str, ...]] = {
     "search_path_backwards": ("the path runs from the goal back to the start",),
     "search_without_visited_set": ("it expands boards it has already expanded",

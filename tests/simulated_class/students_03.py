@@ -129,7 +129,7 @@ LOSES: dict[str, dict[str, float]] = {
     "hamming_counts_blank": {"hamming_tests": 2},
 }
 
-#: What the feedback must say about each mistake (the diagnoses of `puzzlekit.grading.diagnose`).
+#: What the feedback must say about each mistake (the diagnoses of `puzzlekit.testcells.diagnose`).
 DIAGNOSES: dict[str, tuple[str, ...]] = {
     "manhattan_counts_blank": ("it counts the blank as a tile",),
     "hamming_counts_blank": ("it counts the blank as a misplaced tile",),

@@ -101,7 +101,7 @@ LOSES: dict[str, dict[str, float]] = {
     "build_pdb_with_a_stack": {"build_pdb_tests": 3},
 }
 
-#: What the feedback must say about each mistake (the diagnoses of `puzzlekit.grading.diagnose`).
+#: What the feedback must say about each mistake (the diagnoses of `puzzlekit.testcells.diagnose`).
 DIAGNOSES: dict[str, tuple[str, ...]] = {
     "idastar_leaves_out_start": ("the path leaves out the start",),
     "can_reach_ignores_blank_row": ("an even width", "the blank's row counts too"),

@@ -24,7 +24,7 @@ import fake_worker
 import nbformat
 import pytest
 
-from puzzlekit.course.class_grading.proctree import alive
+from puzzlekit.course.workers.proctree import alive
 
 REPO = Path(__file__).resolve().parents[2]
 A = "01-states-and-moves"
@@ -74,7 +74,7 @@ def serial(base: Path) -> dict[str, Any]:
 
 
 def _grade(root: Path, **kwargs: Any) -> Any:
-    from puzzlekit.course.class_grading import grade_class
+    from puzzlekit.course.workers import grade_class
     return grade_class(A, root, progress=kwargs.pop("progress", "quiet"), **kwargs)
 
 
@@ -161,14 +161,14 @@ def test_a_small_class_is_graded_in_this_process_exactly_like_nbgrader(
         base, serial, tmp_path, monkeypatch):
     """No worker process at all: nbgrader's converter with the course's own execute step
     (the wall, the judge), one submission after the other, in the calling process."""
-    from puzzlekit.course import class_grading
+    from puzzlekit.course import workers
 
     def no_pool(*args: Any, **kwargs: Any) -> Any:
         raise AssertionError("a small class started workers")
 
-    assert len(SMALL) <= class_grading.SMALL_CLASS
+    assert len(SMALL) <= workers.SMALL_CLASS
     root = cc.clone(base, tmp_path / "course")
-    monkeypatch.setattr(class_grading, "make_pool", no_pool)
+    monkeypatch.setattr(workers, "make_pool", no_pool)
     report = _grade(root, students=list(SMALL))
     assert report.ok, report.failed
     assert sorted(report.graded) == sorted(SMALL) and report.workers == 0
@@ -381,7 +381,7 @@ def test_bad_input_is_a_clear_error(base, tmp_path, capsys):
 def test_progress_lines():
     import io
 
-    from puzzlekit.course.class_grading.progress import (
+    from puzzlekit.course.workers.progress import (
         LogProgress,
         TerminalProgress,
         grade_progress,
@@ -409,7 +409,7 @@ def test_progress_lines():
 @pytest.mark.nbgrader
 @pytest.mark.slow
 def test_watch_collects_grades_and_releases_feedback(tmp_path, monkeypatch):
-    from puzzlekit.course.class_grading import watch
+    from puzzlekit.course.workers import watch
     exchange = tmp_path / "exchange"
     inbound = exchange / "puzzlekit" / "inbound"
     inbound.mkdir(parents=True)

@@ -16,7 +16,7 @@ import nbformat
 import pytest
 from course_harness import assignments, students_module
 
-from puzzlekit.grading.mistakes import CATALOGUE
+from puzzlekit.testcells.mistakes import CATALOGUE
 
 ASSIGNMENTS = assignments()
 

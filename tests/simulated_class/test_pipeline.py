@@ -285,7 +285,7 @@ def test_no_kernel_cell_reads_a_name_only_a_test_cell_defines(assignment):
     import nbformat
     from course_harness import COURSE, is_test, notebook_name
 
-    from puzzlekit.autograder.grader.judge import bound_names
+    from puzzlekit.autograder.judge.judge import bound_names
 
     def read_names(source: str) -> set[str]:
         try:

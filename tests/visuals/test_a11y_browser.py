@@ -211,9 +211,9 @@ def searches(tmp_path_factory) -> dict[str, object]:
     require_chromium()
     import sys
 
-    from puzzlekit.autograder.grader.sanitize import clean_data
-    from puzzlekit.grading import see_search
-    here = Path(__file__).parents[1] / "grading"
+    from puzzlekit.autograder.judge.sanitize import clean_data
+    from puzzlekit.testcells import see_search
+    here = Path(__file__).parents[1] / "testcells"
     sys.path.insert(0, str(here))
     try:
         import test_see as student

@@ -9,7 +9,7 @@ import re
 import pytest
 
 import puzzlekit as pk
-from puzzlekit.autograder.grader.sanitize import clean_data, render_kit
+from puzzlekit.autograder.judge.sanitize import clean_data, render_kit
 from puzzlekit.visuals.display import KIT_MIME, board_words
 from puzzlekit.visuals.search_view import (
     MAX_DRAWN,

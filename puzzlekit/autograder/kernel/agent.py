@@ -1,6 +1,6 @@
 """The grader's agent inside a student's kernel, used only while autograding.
 
-The grader (`puzzlekit.autograder.grader.judge`) runs the graded tests itself. When a test calls a
+The grader (`puzzlekit.autograder.judge.judge`) runs the graded tests itself. When a test calls a
 function the student wrote, the grader asks this agent (a shell message of its own,
 ``puzzlekit_request``, whose handler `install` adds to the kernel before any student
 code runs) to call it here, in the student's kernel, with plain-data arguments
@@ -50,9 +50,9 @@ import types
 from pathlib import Path
 from typing import Any
 
-from ...grading import Forbidden, forbidding, sealed_forbidding
-from ...grading.instrument import Recorder
-from ...grading.messages import raised_before, return_kind
+from ...testcells import Forbidden, forbidding, sealed_forbidding
+from ...testcells.instrument import Recorder
+from ...testcells.messages import raised_before, return_kind
 from .. import wire
 from . import guard
 
@@ -646,7 +646,7 @@ def _sealed() -> dict[str, Any]:
     """The agent's names on a copy of their own, its functions re-made over it, with a
     `forbidding` whose references were looked up now, the guard's record and the names
     of puzzlekit as they are now: rebinding anything of this module, of
-    `puzzlekit.grading` or of `sys.modules` later changes nothing the agent does."""
+    `puzzlekit.testcells` or of `sys.modules` later changes nothing the agent does."""
     space = dict(globals())
 
     def remade(value: Any) -> Any:

@@ -302,7 +302,7 @@ def _limits(config: WallConfig, tasks: int, userns: bool, root: bool,
                               "nproc": None, "pids_cgroup": cgroups.get("pids"),
                               "memory_cgroup": cgroups.get("memory"), "processes": None}
     steps: list[tuple[str, int, int]] = [("core", resource.RLIMIT_CORE, 0)]
-    # the grader's own ceiling (puzzlekit.autograder.grader.own_memory, a soft
+    # the grader's own ceiling (puzzlekit.autograder.judge.own_memory, a soft
     # RLIMIT_DATA) is not the kernel's: its memory is limited below (RLIMIT_AS, cgroup)
     with contextlib.suppress(OSError, ValueError, AttributeError):
         data_hard = resource.getrlimit(resource.RLIMIT_DATA)[1]

@@ -56,7 +56,7 @@ class ReportFiles:
 def report_config(course_root: str | os.PathLike[str], config: Any | None) -> Any:
     if config is not None:
         return config
-    from ..class_grading import course_config
+    from ..workers import course_config
     return course_config(course_root)
 
 
@@ -125,7 +125,7 @@ def _replace(path: Path, text: str, private: bool) -> None:
 def class_report(assignment: str, course_root: str | os.PathLike[str] = ".", *,
                  names: bool = False, config: Any | None = None) -> ClassReport:
     """Read `assignment` of the course at `course_root` (or of nbgrader's `config`, as
-    `puzzlekit.course.class_grading.course_config` loads it) into a `ClassReport`."""
+    `puzzlekit.course.workers.course_config` loads it) into a `ClassReport`."""
     cfg = report_config(course_root, config)
     return ClassReport(read_class(cfg, assignment), names, cfg)
 

@@ -37,7 +37,7 @@ MAX_SENTENCE = 600                      #: characters of a sentence kept
 MAX_SIDE = 12                           #: rows or columns of a board drawn
 MAX_TILE = 10_000                       #: the largest number a drawn cell may hold
 
-_NAME = re.compile(r"[A-Za-z][A-Za-z0-9-]{1,47}")   # as puzzlekit.grading.mistakes names them
+_NAME = re.compile(r"[A-Za-z][A-Za-z0-9-]{1,47}")   # as puzzlekit.testcells.mistakes names them
 
 
 # ------------------------------------------------------------------------ the dataclasses
@@ -340,7 +340,7 @@ def source_order(root: Path, assignment: str, notebooks: Sequence[str],
 
 def read_class(config: Any, assignment: str) -> ClassData:
     """Read `assignment` of the course `config` (nbgrader's config, as
-    `puzzlekit.course.class_grading.course_config` loads it): the gradebook's roster, scores
+    `puzzlekit.course.workers.course_config` loads it): the gradebook's roster, scores
     and term, and the diagnoses of every graded notebook."""
     from nbgrader.api import Gradebook, MissingEntry
     from nbgrader.coursedir import CourseDirectory

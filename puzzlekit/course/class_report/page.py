@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from ...errors import PuzzleError
-from ...grading.mistakes import CATALOGUE, title_of
+from ...testcells.mistakes import CATALOGUE, title_of
 from ...puzzle.board import State, validate_state
 from ...visuals.display import board_html, diff_html
 from . import tally

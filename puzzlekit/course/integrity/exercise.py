@@ -10,7 +10,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ... import registry
-from ...grading.checks import forbidden_by
+from ...old_paths import kit_path
+from ...testcells.checks import forbidden_by
 from .cells import is_locked, is_solution, is_test, cell_meta, parse, source_text
 from .scopes import global_loads, module_bound, module_level, stmt_binds
 from .values import fold, import_val, module_val
@@ -34,15 +35,15 @@ def _is_forbid_call(node: ast.Call) -> bool:
 
 
 def _imported_checks(tree: ast.Module) -> dict[str, tuple[str, str]]:
-    """name -> (module, name) of each check a test cell imports from the grading wing's
-    checks (`puzzlekit.grading.checks`): the references such a check forbids are the
+    """name -> (module, name) of each check a test cell imports from the testcells wing's
+    checks (`puzzlekit.testcells.checks`): the references such a check forbids are the
     cell's, as if it called ``forbid_reference`` itself."""
     found: dict[str, tuple[str, str]] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module and \
-                node.module.startswith("puzzlekit.grading.checks"):
+                kit_path(node.module).startswith("puzzlekit.testcells.checks"):
             for alias in node.names:
-                found[alias.asname or alias.name] = (node.module, alias.name)
+                found[alias.asname or alias.name] = (kit_path(node.module), alias.name)
     return found
 
 
@@ -129,7 +130,7 @@ class Exercise:
                 self.base_forbidden[name] = set(self.all_forbidden)
         graders = tuple(f"puzzlekit.{wing}." for wing in registry.GRADER_WINGS)
         helpers_given = {n for n, idents in self.locked_ident.items()
-                         if any(i.startswith(graders) for i in idents)}
+                         if any(kit_path(i).startswith(graders) for i in idents)}
         self.protected = {n for n in (locked_bound & relied) | helpers_given
                           if n not in self.solution_names and not n.startswith("__")}
         self.test_builtins = {n for n in relied - locked_bound - self.solution_names

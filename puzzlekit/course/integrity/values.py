@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ...old_paths import ALIASES
+from ...old_paths import new_path
 from .rules import FRONT, KIT_MODULES
 
 
@@ -27,7 +27,7 @@ class Val:
         if module is not None:
             if module == "" and name in FRONT:
                 return Val(f"puzzlekit.{FRONT[name]}.{name}")
-            inner = f"{module}.{name}" if module else ALIASES.get(name, name)
+            inner = new_path(f"{module}.{name}" if module else name)
             if inner in KIT_MODULES:
                 return Val(f"puzzlekit.{inner}", is_module=True)
         return Val(f"{self.dotted}.{name}")

@@ -1,0 +1,184 @@
+"""`run_with_timeout` in the student's own kernel: seconds of computing time, not of the
+clock (`puzzlekit.testcells.budget`); the evidence-only words; a runaway's boards freed."""
+
+import gc
+import subprocess
+import sys
+import textwrap
+import time
+import weakref
+
+import pytest
+
+import puzzlekit as pk
+from puzzlekit.testcells import budget, counted, run_with_timeout
+from puzzlekit.testcells.messages import _after_cell
+from throttle import throttled
+
+
+def spin():
+    while True:
+        pass
+
+
+def test_a_runaway_is_stopped_after_its_computing_time_with_no_cause_guessed():
+    started = time.monotonic()
+    with pytest.raises(AssertionError) as e:
+        run_with_timeout(0.3, spin)
+    assert time.monotonic() - started < 3
+    said = str(e.value)
+    assert said == "spin did not finish within 0.3 seconds of computing time and was stopped."
+    assert e.value.args[0].name == "too-slow"          # a Diagnosis, named for the report
+
+
+def test_a_search_that_expands_boards_again_is_told_so_from_what_it_recorded():
+    successors = counted(pk.nextStates)
+
+    def bfs_without_visited_set(S):
+        frontier = [S]
+        while frontier:
+            frontier.extend(successors(frontier.pop(0)))
+
+    with pytest.raises(AssertionError) as e:
+        run_with_timeout(0.3, bfs_without_visited_set, pk.goal_state(3))
+    said = str(e.value)
+    assert said.startswith("bfs_without_visited_set did not finish within 0.3 seconds")
+    assert "It asked for the next states of one board" in said and "visited set?" in said
+
+
+def test_a_search_that_keeps_a_visited_set_is_not_told_to_keep_one():
+    successors = counted(pk.nextStates)
+
+    def slow_but_no_repeats(S):
+        seen, frontier = {S}, [S]
+        while frontier:
+            for T in successors(frontier.pop(0)):
+                if T not in seen:
+                    seen.add(T)
+                    frontier.append(T)
+            sum(range(20_000))          # slow, on purpose
+        spin()
+
+    with pytest.raises(AssertionError) as e:
+        run_with_timeout(0.3, slow_but_no_repeats, pk.goal_state(3))
+    assert "visited set" not in str(e.value)
+
+
+def test_code_that_waits_is_stopped_by_the_backstop(monkeypatch):
+    monkeypatch.setattr(budget, "BACKSTOP_EXTRA", 0.0)
+    monkeypatch.setattr(budget, "BACKSTOP_FACTOR", 3.0)
+    with pytest.raises(AssertionError) as e:
+        run_with_timeout(0.2, time.sleep, 30)
+    said = str(e.value)
+    assert said.startswith("sleep was stopped after 0.6 seconds on the clock, though it "
+                           "computed for only 0.0 s")
+
+
+def test_the_limits_hold_in_a_thread_too():
+    out = {}
+
+    def in_thread():
+        try:
+            run_with_timeout(0.3, spin)
+        except AssertionError as e:
+            out["said"] = str(e)
+        out["answer"] = run_with_timeout(1, sum, range(10))
+
+    import threading
+    worker = threading.Thread(target=in_thread)
+    worker.start()
+    worker.join(20)
+    assert "computing time" in out["said"] and out["answer"] == 45
+
+
+def test_a_right_answer_in_a_kernel_with_a_fifth_of_a_core_finishes():
+    """A subprocess stands for the student's kernel; it runs 20% of the time."""
+    code = textwrap.dedent("""
+        import time
+        from puzzlekit.testcells import run_with_timeout
+        def work(n):
+            t = 0
+            for i in range(n):
+                t += i
+            return t
+        started = time.process_time(); work(300_000); per = time.process_time() - started
+        n = int(300_000 * 0.4 / max(per, 1e-4))
+        wall = time.monotonic()
+        assert run_with_timeout(1.0, work, n) == n * (n - 1) // 2
+        print("ok", round(time.monotonic() - wall, 1))
+    """)
+    with throttled(share=0.2):
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              timeout=120)
+    assert done.stdout.startswith("ok"), done.stderr
+    assert float(done.stdout.split()[1]) > 1.0      # it took longer than 1 s on the clock
+
+
+class _Result:
+    def __init__(self, error):
+        self.error_in_exec, self.error_before_exec = error, None
+        self.info = type("Info", (), {"raw_cell": "bfs(start)"})()
+
+
+def test_an_interrupted_runaway_leaves_no_boards_behind():
+    """IPython keeps the last error; its frames would keep a runaway search's boards."""
+    class Boards(list):
+        pass
+
+    def runaway():
+        frontier = Boards([pk.goal_state(3)])
+        ref.append(weakref.ref(frontier))
+        raise KeyboardInterrupt
+
+    ref: list = []
+    try:
+        runaway()
+    except KeyboardInterrupt as e:
+        error = e
+    assert ref[0]() is not None
+    _after_cell(_Result(error))
+    gc.collect()
+    assert ref[0]() is None
+
+
+def test_a_runaway_that_makes_garbage_with_finalisers_is_stopped_all_the_same():
+    """A signal's exception raised inside a finaliser (__del__) is lost: the limit
+    signals again every 50 ms of computing time until the call has ended."""
+    code = textwrap.dedent("""
+        from puzzlekit.testcells import run_with_timeout
+        class Node:
+            def __del__(self):
+                sum(range(200))
+        def churn():
+            while True:
+                a, b = Node(), Node()
+                a.other, b.other = b, a      # a cycle: the collector runs the finalisers
+        try:
+            run_with_timeout(0.3, churn)
+        except AssertionError as e:
+            print(e)
+    """)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=120)
+    assert "churn did not finish within 0.3 seconds of computing time" in done.stdout, \
+        done.stderr[-2000:]
+
+
+def test_by_profile_stops_a_runaway_call_where_no_timer_or_thread_can():
+    """The browser's Python (Pyodide) has neither setitimer nor threads: the profile hook
+    stops a search that keeps calling functions, and lets a quick one return."""
+    import sys
+    import time
+
+    from puzzlekit.testcells.budget import by_profile
+
+    def runaway() -> None:
+        seen = set()
+        while True:
+            seen.add(len(seen) % 1000)
+
+    before = sys.getprofile()
+    stopped, cpu, value = by_profile(0.2, time.process_time(), runaway)
+    assert stopped == "cpu" and value is None and cpu >= 0.2
+    assert by_profile(5, time.process_time(), sorted, [3, 1, 2])[::2] == (None, [1, 2, 3])
+    assert sys.getprofile() is before
