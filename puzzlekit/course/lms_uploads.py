@@ -241,7 +241,9 @@ class LmsUploadCollector(FileNameCollectorPlugin):  # type: ignore[misc]
     def _decide(self) -> dict[Path, Taken]:
         app: Any = self.parent
         coursedir = app.coursedir
-        extracted = Path(app._format_collect_path(app.extracted_directory))
+        extracted = Path(coursedir.root, app.collect_directory_structure.format(
+            downloaded=app.downloaded_directory, assignment_id=coursedir.assignment_id,
+            collect_step=app.extracted_directory))
         files = [Path(root) / name for root, _, names in os.walk(extracted) for name in names]
         notebooks = []
         for folder in (coursedir.release_directory, coursedir.source_directory):
