@@ -59,6 +59,15 @@ c.ExchangeFactory.collect = "puzzlekit.course.collect.OwnerCheckedCollect"
 # releasing feedback skips a student whose submission secret is missing or malformed,
 # with a warning, instead of stopping there (nbgrader stops: the others get nothing)
 c.ExchangeFactory.release_feedback = "puzzlekit.course.exchange_owners.CheckedReleaseFeedback"
+# Notebooks handed in through an LMS (docs/how-to/hand-in-from-the-browser.md): `nbgrader
+# zip_collect ASSIGNMENT` reads the names Canvas and Moodle give the downloads in
+# downloaded/ASSIGNMENT/archive/ (no regular expression to write), finds each student in
+# the gradebook (lms_user_id, or Moodle's full name), and takes only plain files holding a
+# notebook of the assignment; a student's second upload is the later one on Canvas, else
+# skipped with a warning (plain nbgrader stops everyone's collect there). Archives a
+# student uploaded stay packed (puzzlekit.course.lms_uploads).
+c.ZipCollectApp.collector_plugin = "puzzlekit.course.lms_uploads.LmsUploadCollector"
+c.ZipCollectApp.extractor_plugin = "puzzlekit.course.lms_uploads.LmsUploadExtractor"
 # autograde (the command, the formgrader's button, `python -m puzzlekit grade`) likewise
 # takes only plain files from submitted/: a notebook that is a link counts as not handed
 # in (nbgrader has no setting for its copy steps: see puzzlekit/autograder/judge/plainfiles.py)

@@ -26,7 +26,7 @@ VENV_BIN = Path(sys.executable).parent
 BARE_PATH = "/usr/local/bin:/usr/bin:/bin"
 ASSIGNMENT = "01-states-and-moves"
 GENERATED = ("release", "submitted", "autograded", "feedback", "gradebook.db*", "grades.csv",
-             ".ipynb_checkpoints", "__pycache__")
+             "downloaded", ".ipynb_checkpoints", "__pycache__")
 
 pytestmark = [pytest.mark.nbgrader, pytest.mark.slow]
 
@@ -38,7 +38,7 @@ def guide_blocks() -> dict[str, str]:
 def test_the_guide_marks_its_commands():
     blocks = guide_blocks()
     assert set(blocks) >= {"students", "generate", "grade", "grade-class", "exchange", "release",
-                           "collect"}
+                           "collect", "handin-browser"}
     for name, block in blocks.items():
         assert block.strip(), name
 
@@ -125,6 +125,54 @@ def test_the_one_machine_routine_runs_as_written(repo, tmp_path):
     assert f"{ASSIGNMENT}: 1 graded" in out, out
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}", course_id="puzzlekit") as gb:
         assert gb.find_submission(ASSIGNMENT, "alice").code_score == score
+
+
+def browser_download(course: Path, share: float) -> str:
+    """The student version (release/) as a student downloads it from the browser, with
+    the first `share` of its code exercises answered by the model solution (source/)."""
+    import json
+    name = f"{ASSIGNMENT}.ipynb"
+    model = json.loads((course / "source" / ASSIGNMENT / name).read_text(encoding="utf-8"))
+    answers = {c["metadata"]["nbgrader"]["grade_id"]: c["source"] for c in model["cells"]
+               if c.get("metadata", {}).get("nbgrader", {}).get("solution")}
+    nb = json.loads((course / "release" / ASSIGNMENT / name).read_text(encoding="utf-8"))
+    stubs = [c for c in nb["cells"] if c["cell_type"] == "code"
+             and c.get("metadata", {}).get("nbgrader", {}).get("solution")]
+    assert len(stubs) >= 10
+    for cell in stubs[:round(len(stubs) * share)]:
+        cell["source"] = answers[cell["metadata"]["nbgrader"]["grade_id"]]
+    return json.dumps(nb)
+
+
+def test_uploads_from_the_browser_are_collected_and_graded_as_written(repo, tmp_path):
+    """Three students hand in from the browser through Canvas (a model answer, half the
+    exercises, nothing): the how-to's block takes Canvas's zip in with nbgrader's
+    zip_collect and grades it; the marks are read from the gradebook."""
+    import zipfile
+
+    from nbgrader.api import Gradebook
+    course = repo / "notebooks"
+    env = environment(tmp_path)
+    shutil.copy(REPO / "docs" / "students.example.csv", course / "students.csv")
+    run_block("students", repo, env)       # the roster, with each student's lms_user_id
+    done = subprocess.run([str(VENV_BIN / "nbgrader"), "generate_assignment", ASSIGNMENT],
+                          cwd=course, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    downloads = Path(env["HOME"]) / "Downloads"
+    downloads.mkdir()
+    with zipfile.ZipFile(downloads / "submissions.zip", "w") as z:  # as Canvas names them
+        z.writestr(f"liddellalice_100231_5001_{ASSIGNMENT}.ipynb", browser_download(course, 1))
+        z.writestr(f"builderbob_100232_5002_{ASSIGNMENT} (1).ipynb",
+                   browser_download(course, 0.5))
+        z.writestr(f"chenwei_LATE_100233_5003_{ASSIGNMENT}.ipynb", browser_download(course, 0))
+    out = run_block("handin-browser", repo, env)
+    assert "marked LATE by Canvas" in out, out
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}", course_id="puzzlekit") as gb:
+        marks = {s: gb.find_submission(ASSIGNMENT, s).code_score for s in ("alice", "bob", "chen")}
+        top = gb.find_submission(ASSIGNMENT, "alice").max_code_score
+    assert top > 0 and marks["alice"] == top, marks
+    assert 0 < marks["bob"] < top, marks
+    assert marks["chen"] == 0, marks
 
 
 def test_the_exchange_is_made_once_and_checked(repo, tmp_path):

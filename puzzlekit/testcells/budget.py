@@ -51,7 +51,15 @@ def _seconds(seconds: float) -> str:
 
 
 def too_slow(name: str, seconds: float) -> Diagnosis:
-    """The words for a call that used up its computing time (no cause is guessed)."""
+    """The words for a call that used up its computing time (no cause is guessed). In the
+    browser they say what `within` counted there: the page's clock, `BROWSER_SLACK`
+    times as long."""
+    if sys.platform == "emscripten":
+        return mistake("too-slow", f"{name} did not finish within "
+                       f"{_seconds(seconds * BROWSER_SLACK)} on the page's clock and was "
+                       f"stopped (a browser gives no computing time: its clock counts, "
+                       f"{BROWSER_SLACK:g} times the {_seconds(seconds)} of computing time "
+                       f"in JupyterLab).")
     return mistake("too-slow", f"{name} did not finish within {_seconds(seconds)} of "
                    f"computing time and was stopped.")
 

@@ -182,3 +182,29 @@ def test_by_profile_stops_a_runaway_call_where_no_timer_or_thread_can():
     assert stopped == "cpu" and value is None and cpu >= 0.2
     assert by_profile(5, time.process_time(), sorted, [3, 1, 2])[::2] == (None, [1, 2, 3])
     assert sys.getprofile() is before
+
+
+def test_in_the_browser_the_message_says_it_counted_the_pages_clock(monkeypatch):
+    """In Pyodide `within` counts the page's clock, `BROWSER_SLACK` times as long, with a
+    profile hook: the words say so and give those seconds, not "computing time"."""
+    def churn() -> None:
+        seen: set[int] = set()
+        while True:
+            seen.add(len(seen) % 1000)
+
+    monkeypatch.setattr(sys, "platform", "emscripten")
+    started = time.process_time()
+    with pytest.raises(AssertionError) as e:
+        run_with_timeout(0.05, churn)
+    used = time.process_time() - started
+    monkeypatch.undo()
+    said = str(e.value)
+    slack = budget.BROWSER_SLACK
+    assert said.startswith(f"churn did not finish within {0.05 * slack:g} seconds on the "
+                           f"page's clock and was stopped"), said
+    assert "0.05 seconds of computing time in JupyterLab" in said, said
+    assert used >= 0.05 * slack                   # the limit it names is the one it kept
+    assert e.value.args[0].name == "too-slow"
+    # outside the browser the words are as before
+    assert str(budget.too_slow("churn", 0.05)) == \
+        "churn did not finish within 0.05 seconds of computing time and was stopped."
