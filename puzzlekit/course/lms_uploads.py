@@ -54,7 +54,7 @@ from nbgrader.api import Gradebook
 from nbgrader.plugins import ExtractorPlugin, FileNameCollectorPlugin
 from nbgrader.utils import find_all_notebooks, unzip
 
-from ..autograder.grader.plainfiles import plain_name, shown
+from ..autograder.judge.plainfiles import plain_name, shown
 
 #: Canvas: lastfirst (letters and digits, lower case), LATE when late, the user's Canvas
 #: id, the file's id (counting up as files are uploaded), the name the student uploaded

@@ -70,12 +70,10 @@ def test_code_that_waits_is_stopped_by_the_backstop_and_told_so(run, monkeypatch
     monkeypatch.setattr(budget, "BACKSTOP_FACTOR", 2.0)
     monkeypatch.setattr(budget, "BACKSTOP_EXTRA", 0.0)
     test = "from puzzlekit.testcells import run_with_timeout\nrun_with_timeout(1, nap)\n"
-    started = time.monotonic()
     cells = run(notebook(WORK, test, tests=(1,)), timeout=60)
     (name, said), = errors(cells[1])
     assert "nap was stopped after 2 seconds on the clock" in said, said
     assert "waiting for something" in said
-    assert time.monotonic() - started < 40
 
 
 # ---------------------------------------------------------------------------
@@ -105,11 +103,9 @@ def test_a_cell_that_waits_is_stopped_by_the_backstop_and_told_so(run, monkeypat
     from puzzlekit.testcells import budget
     monkeypatch.setattr(budget, "BACKSTOP_FACTOR", 2.0)
     monkeypatch.setattr(budget, "BACKSTOP_EXTRA", 0.0)
-    started = time.monotonic()
     cells = run(notebook(WORK, "nap()", "print(6 * 7)"), timeout=1)
     (name, said), = errors(cells[1])
     assert said.startswith("this cell was stopped after 2 seconds on the clock, though it "
                            "computed for only 0."), said
     assert "waiting for something" in said
     assert text(cells[2]) == "42\n"
-    assert time.monotonic() - started < 40

@@ -22,10 +22,10 @@ def spin():
 
 
 def test_a_runaway_is_stopped_after_its_computing_time_with_no_cause_guessed():
-    started = time.monotonic()
+    started = time.process_time()       # what it computed, not the busy machine's clock
     with pytest.raises(AssertionError) as e:
         run_with_timeout(0.3, spin)
-    assert time.monotonic() - started < 3
+    assert time.process_time() - started < 3
     said = str(e.value)
     assert said == "spin did not finish within 0.3 seconds of computing time and was stopped."
     assert e.value.args[0].name == "too-slow"          # a Diagnosis, named for the report
