@@ -16,6 +16,7 @@ from puzzlekit.course.author_check import ModelSolutionCheck
 from puzzlekit.course.authoring import KitAuthoring, RefuseStaleTests
 from puzzlekit.autograder.judge.autograde import with_walled_execute
 from puzzlekit.course.course_setup import course_settings, environment_first_on_path, repair_gradebook
+from puzzlekit.course.demos import ReleaseDemos
 from puzzlekit.errors import PuzzleError
 from puzzlekit.course.feedback import StripHiddenTests
 from puzzlekit.course.feedback_page import configure as configure_feedback_page
@@ -93,7 +94,9 @@ c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
 _generate = list(GenerateAssignment.class_traits()["preprocessors"].default())
 _at = _generate.index(LockCells)
 c.GenerateAssignment.preprocessors = [*_generate[:_at], KitAuthoring, ModelSolutionCheck,
-                                      *_generate[_at:]]
+                                      *_generate[_at:], ReleaseDemos]
+# The assignments link to the lecture demos as ../demos/NAME.ipynb: generate also puts the
+# course's demos/ beside the releases, in release/demos/ (puzzlekit.course.demos).
 # Regrading after a fix: nbgrader grades with the tests the gradebook kept at generate
 # time; a test changed in source/ since then is refused, naming the command to run first.
 # Logs that say only what you can act on (puzzlekit.course.quiet): no "checksum has changed" line

@@ -613,6 +613,19 @@ def test_two_courses_side_by_side(hub: Hub) -> None:
         found = probe(hub, user, paths)
         assert set(found.values()) == {"denied"}, (user, found)
 
+    # the lecture demos beside each student's fetched assignments, theirs, for every course
+    # of theirs (the assignments link ../demos/NAME.ipynb: tests/course/test_demo_links.py)
+    import pwd
+    for user in (MISTAKES, BOTH, ONLY_B):
+        owner = pwd.getpwnam(user)
+        for c in hub.settings.courses_of(user):
+            demos = sorted(p.name for p in (Path(c.course_root) / "demos").glob("*.ipynb"))
+            folder = classroom.demos_folder(hub.settings, user, c.course_id,
+                                            Path(owner.pw_dir))
+            assert sorted(p.name for p in folder.glob("*.ipynb")) == demos, (user, folder)
+            assert all(p.stat().st_uid == owner.pw_uid for p in folder.glob("*.ipynb"))
+    assert (Path(hub.settings.course(COURSE_A).course_root) / "demos").is_dir()
+
     # an admin could open every server, the other course's instructor's too: nobody is one
     with sqlite3.connect(f"file:{hub.settings.state}/hub/jupyterhub.sqlite?mode=ro",
                          uri=True) as db:

@@ -24,7 +24,13 @@ the hub's other courses, set up by earlier runs with other ids, are kept:
   `<id>/inbound` 2733, `<id>/feedback` 711); a folder a student made there first is moved
   aside, into a folder only root can open, and named;
 - the course root, `~INSTRUCTOR/COURSE_ID`, owned by the instructor, mode 0700: a copy
-  of the course's `source/` and `nbgrader_config.py`, made once (never overwritten);
+  of the course's `source/` and `nbgrader_config.py`, made once (never overwritten), and
+  of its `demos/` (the demos it lacks);
+- the lecture demos of each of a student's courses (the course root's `demos/`) in the
+  student's home, where the assignments' links (`../demos/NAME.ipynb`) point from the
+  folder a fetch makes: `~/demos` for a student of one course (assignments in
+  `~/ASSIGNMENT`), `~/COURSE/demos` for a student of several; a demo already there
+  (perhaps changed) is kept;
 - the Jupyter config of each person in STATE/jupyter (the spawner points
   JUPYTER_CONFIG_PATH there): students get the exchange, no formgrader and no Create
   Assignment panel, and the course id of their one course; a student of several courses
@@ -669,6 +675,35 @@ def home_of(username: str) -> Path:
     return Path(pwd.getpwnam(username).pw_dir)
 
 
+#: the demos' folder beside a student's fetched assignments (puzzlekit.course.demos)
+DEMOS = "demos"
+
+
+def demos_folder(settings: Settings, username: str, course_id: str, home: Path) -> Path:
+    """Where the links `../demos/` of `course_id`'s assignments point in `username`'s
+    home: beside the folders nbgrader's fetch makes (~/ASSIGNMENT for a student of one
+    course, ~/COURSE/ASSIGNMENT for a student of several)."""
+    several = len(settings.courses_of(username)) > 1
+    return home / course_id / DEMOS if several else home / DEMOS
+
+
+def hand_out_demos(demos: Path, dest: Path, owner: str | None = None) -> list[Path]:
+    """Copy the notebooks of `demos` that `dest` lacks into it (a copy already there,
+    which its student may have changed, is kept), owned by `owner` when given; the files
+    copied."""
+    missing = [p for p in sorted(demos.glob("*.ipynb")) if not (dest / p.name).exists()]
+    if not missing:
+        return []
+    made = [d for d in (dest.parent, dest) if not d.exists()]
+    dest.mkdir(parents=True, exist_ok=True)
+    out = [Path(shutil.copyfile(p, dest / p.name)) for p in missing]
+    if owner is not None:
+        pw = pwd.getpwnam(owner)
+        for path in [*made, *out]:
+            os.chown(path, pw.pw_uid, pw.pw_gid)
+    return out
+
+
 def moved_work(settings: Settings, before: Settings | None,
                home: Callable[[str], Path] = home_of) -> list[str]:
     """What to tell students who are now in several courses and have work fetched where a
@@ -774,6 +809,8 @@ def setup(*, env: str, state: str, roster: str, course_source: str, exchange: st
         chown_tree(course_root, instructor)
         print(f"classroom: the course is in {course_root} (owner {instructor}, mode 0700)")
     os.chmod(course_root, 0o700)
+    # the demos beside the course: generate puts them beside its releases (release/demos)
+    hand_out_demos(Path(course_source) / DEMOS, course_root / DEMOS, owner=instructor)
 
     course = Course(course_id=course_id, course_root=str(course_root), instructor=instructor,
                     students=students, people=[asdict(p) for p in people])
@@ -784,6 +821,13 @@ def setup(*, env: str, state: str, roster: str, course_source: str, exchange: st
         env=str(Path(env).resolve()), state=str(state_dir.resolve()), exchange=str(ex),
         courses=courses, ip=ip, port=port, hub_port=hub_port, proxy_api_port=proxy_api_port,
         authenticator=authenticator, limits=limits)
+    # each student's copy of the demos of each of their courses (a student now in several
+    # courses gets them beside ~/COURSE/ASSIGNMENT, from each course root's demos/)
+    for student in students:
+        for c in settings.courses_of(student):
+            hand_out_demos(Path(c.course_root) / DEMOS,
+                           demos_folder(settings, student, c.course_id, home_of(student)),
+                           owner=student)
     # the exchange, and every course's folders in it, the instructor's: a student of one
     # course must not make another's first (nor this course's before its first release)
     notes = make_exchange_root(ex)

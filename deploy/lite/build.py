@@ -35,6 +35,7 @@ import tarfile
 import tempfile
 import time
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,6 +53,10 @@ FROM_PYPI = {"ipywidgets": IPYWIDGETS, "jupyterlab-widgets": JUPYTERLAB_WIDGETS,
 PRELOAD = ["micropip", "ipython", "jedi", "comm", "ipywidgets", "puzzlekit"]
 #: the kit's own demos; the assignments are every folder of notebooks/source
 DEMOS = ROOT / "notebooks" / "demos"
+#: the site's folders: the assignments' links to the demos say ../demos/NAME.ipynb, so the
+#: demos' folder sits beside the assignments' (puzzlekit.course.demos)
+ASSIGNMENTS_FOLDER = "assignments"
+DEMOS_FOLDER = "demos"
 #: the Pyodide files the site needs (the npm package also has consoles, maps and types)
 PYODIDE_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip",
                  "pyodide.js", "package.json"]
@@ -246,6 +251,17 @@ def student_notebooks(dest: Path) -> list[Path]:
     return out
 
 
+def lay_out(contents: Path,
+            student_versions: Callable[[Path], list[Path]] = student_notebooks) -> list[Path]:
+    """The site's files in `contents`: the student versions in assignments/ and the demos
+    in demos/ beside it; the assignments' notebooks."""
+    (contents / ASSIGNMENTS_FOLDER).mkdir(parents=True)
+    notebooks = student_versions(contents / ASSIGNMENTS_FOLDER)
+    shutil.copytree(DEMOS, contents / DEMOS_FOLDER,
+                    ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    return notebooks
+
+
 def lite_config(dest: Path) -> None:
     """jupyter-lite.json and overrides.json of the site: the kernel offline (no PyPI, the
     kit preloaded), no news pop-up, the file browser on the course."""
@@ -283,10 +299,7 @@ def build(out: Path, cache: Path) -> dict[str, object]:
         (work / "static" / "pyodide" / "pyodide-lock.json").write_text(json.dumps(lock))
         say(f"{len(lock['packages'])} wheels: {', '.join(lock['packages'])}", started)
         contents = Path(tmp) / "contents"
-        (contents / "assignments").mkdir(parents=True)
-        notebooks = student_notebooks(contents / "assignments")
-        shutil.copytree(DEMOS, contents / "demos",
-                        ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+        notebooks = lay_out(contents)
         say(f"student versions of {len(notebooks)} assignments", started)
         lite_config(work)
         staging = Path(tmp) / "site"
@@ -300,8 +313,9 @@ def build(out: Path, cache: Path) -> dict[str, object]:
     size = sum(p.stat().st_size for p in out.rglob("*") if p.is_file())
     summary = {"site": str(out), "bytes": size, "seconds": round(time.perf_counter() - started, 1),
                "wheels": sorted(lock["packages"]),
-               "notebooks": [f"assignments/{n.name}" for n in notebooks]
-               + [f"demos/{p.name}" for p in sorted((out / "files" / "demos").glob("*.ipynb"))]}
+               "notebooks": [f"{ASSIGNMENTS_FOLDER}/{n.name}" for n in notebooks]
+               + [f"{DEMOS_FOLDER}/{p.name}"
+                  for p in sorted((out / "files" / DEMOS_FOLDER).glob("*.ipynb"))]}
     (out / "puzzlekit-lite.json").write_text(json.dumps(summary, indent=2))
     say(f"the site: {out} ({size / 1e6:.1f} MB)", started)
     return summary

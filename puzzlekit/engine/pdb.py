@@ -222,10 +222,11 @@ def _bfs_table(rows: int, cols: int, blank: int, cells: tuple[int, ...],
     dist[start] = 0
     nbrs = grid(rows, cols).targets
     d, states = 0, 0
-    while True:
-        frontier = np.flatnonzero(dist == d).astype(np.int32)
-        if frontier.size == 0:
-            break
+    frontier = np.array([start], dtype=np.int32)
+    while frontier.size:
+        # level d+1 is only ever written as a pattern tile's move from level d, so the
+        # next frontier is those moves' targets that kept d+1 (no scan of the whole table)
+        reached: list[Any] = []
         while frontier.size:                              # close level d under free moves
             states += frontier.size
             free = []
@@ -243,6 +244,7 @@ def _bfs_table(rows: int, cols: int, blank: int, cells: tuple[int, ...],
                     one = (moved + step)[occupied]           # a pattern tile slides: cost 1
                     one = one[dist[one] == 255]
                     dist[one] = d + 1
+                    reached.append(one)
                     zero = moved[~occupied]                  # the blank passes a stranger: free
                     zero = zero[dist[zero] > d]
                     dist[zero] = d
@@ -251,6 +253,9 @@ def _bfs_table(rows: int, cols: int, blank: int, cells: tuple[int, ...],
         if progress is not None:
             progress(_event("pdb-build", "layer", d, states, time.perf_counter() - t0))
         d += 1
+        if reached:
+            frontier = _sorted_set(np.concatenate(reached))
+            frontier = frontier[dist[frontier] == d].astype(np.int32)
     table = dist.reshape(1 << BITS, 1 << shift).min(axis=0)
     BUILD_LOG.append(BuildReport(cells, time.perf_counter() - t0, states, int(d - 1),
                                  dist.nbytes, table.nbytes, False))

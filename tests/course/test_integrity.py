@@ -1069,6 +1069,14 @@ CHEAT = {"search_solution": "from puzzlekit import search",
          "+search_report_tests": "check_path = lambda *a, **k: None"}
 
 
+def added_after(grade_id: str) -> str:
+    """The name a cell added right after `grade_id`'s cell of A2 gets: its place."""
+    cells = nbformat.read(SOURCE / A2 / f"{A2}.ipynb", as_version=4).cells
+    at = next(i for i, c in enumerate(cells)
+              if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id)
+    return f"cell-{at + 1}"
+
+
 def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "puzzlekit", "integrity", *args],
                           capture_output=True, text=True, cwd=cwd, timeout=60)
@@ -1090,7 +1098,8 @@ def test_command_line_end_to_end(tmp_path: Path) -> None:
     assert {r["student"] for r in found} == {"bob"}
     assert [(r["grade_id"], r["finding"].split(":")[0], r["line"]) for r in found] == [
         ("search_solution", "reference-call", "from puzzlekit import search"),
-        ("cell-10", "rebinds-helper", "check_path = lambda *a, **k: None")]
+        (added_after("search_report_tests"), "rebinds-helper",
+         "check_path = lambda *a, **k: None")]
     assert all(r["assignment"] == A2 and r["notebook"] == A2 for r in found)
 
     done = run_cli(A2, "--course-root", str(root), "--student", "alice")
@@ -1200,7 +1209,7 @@ def test_comments_go_to_the_gradebook(tmp_path: Path, monkeypatch: Any) -> None:
             "- integrity: reference-call: puzzlekit.search, forbidden for search: "
             "`from puzzlekit import search`",
             "- integrity: rebinds-helper: rebinds check_path, which the tests use "
-            "(in cell-10): `check_path = lambda *a, **k: None`"]
+            f"(in {added_after('search_report_tests')}): `check_path = lambda *a, **k: None`"]
         assert bob["dfs_solution"] == ("No response.", None)
         assert all(auto is None for name, (auto, _) in bob.items() if name != "dfs_solution"
                    and name != "search_solution")
