@@ -4,8 +4,8 @@ The call gets `seconds` of computing time (`budget.within`), and the successor f
 it uses may be recorded: a `Recorder` stands for it, both where the function is handed
 the successor function as an argument and where it calls it by name (a global of its
 module). A call that is stopped comes back with the words its test gives: out of
-computing time (with the evidence of repeats the record shows), or stopped by the
-clock's backstop. What the call raises passes through: past a recorder's limit of calls,
+computing time, or stopped by the clock's backstop, each with the evidence of repeats
+the record shows. What the call raises passes through: past a recorder's limit of calls,
 the `ExpansionLimit` that names the repeats.
 
 `run_with_timeout` (a test cell in the student's notebook), `example` (the example cell
@@ -105,12 +105,14 @@ def run(func: Callable[..., Any], args: Sequence[Any], kwargs: dict[str, Any] | 
         if quiet:
             stack.enter_context(contextlib.redirect_stdout(io.StringIO()))
         stopped, cpu, value = budget.within(seconds, func, *call, **(kwargs or {}))
-    if stopped == "cpu":
-        words, seen = too_slow(name, seconds), budget.repeats(instrument.last_record())
-        return None, words + seen if seen else words
-    if stopped == "wall":
-        return None, budget.waited(name, budget.backstop(seconds), cpu)
-    return value, None
+    if stopped is None:
+        return value, None
+    # the repeats a record shows are evidence either way: on a busy machine a runaway
+    # search may reach the clock's backstop before its computing time is used up
+    words = too_slow(name, seconds) if stopped == "cpu" else \
+        budget.waited(name, budget.backstop(seconds), cpu)
+    seen = budget.repeats(instrument.last_record())
+    return None, words + seen if seen else words
 
 
 __all__ = ["run", "successor", "standing_in", "too_slow", "with_why", "why_seen"]
