@@ -102,6 +102,26 @@ def test_the_feedback_page_of_a_failing_submission_passes_axe(files):
         assert not violations, describe(violations)
 
 
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_checks_failures_and_the_guards_refusal_pass_axe_on_the_feedback_page(
+        tmp_path_factory, width):
+    """A failing check of each checks module, and the kernel guard's refusal, as the
+    feedback page shows them: no violation, on a wide and a phone-sized page."""
+    require_chromium()
+    nb = pages.checks_failing()
+    errors = [o for c in nb.cells for o in c.outputs if o.output_type == "error"]
+    assert len(errors) == len(pages.CHECKS_FAILING) - 1, [e.evalue for e in errors]
+    assert "PermissionError" in {e.ename for e in errors}
+    page_file = tmp_path_factory.mktemp("checks") / "feedback.html"
+    page_file.write_text(pages.feedback_page(nb), encoding="utf-8")
+    with chromium(width=width, height=900) as page:
+        offline(page)
+        page.goto(page_file.as_uri(), wait_until="load")
+        assert page.get_by_text("reached into the grader's machinery").count()
+        violations = axe(page)
+        assert not violations, describe(violations)
+
+
 LIVE = ".pk-player .pk-live"
 
 
