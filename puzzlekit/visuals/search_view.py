@@ -408,13 +408,15 @@ def search_html(trace: Trace, *, interactive: bool = True) -> str:
     for i, d in enumerate(layout.rows):
         members = [n for n in layout.nodes if row_of[n.depth] == i]
         label = "depth ?" if d is None else f"depth {d}"
-        inner = _el("span", ["pk-sv-depth"], label + "<br>"
-                    + _el("span", ["pk-sv-front"], _frontier_words(counts[i])))
+        head = _el("span", ["pk-sv-depth"], label + "<br>"
+                   + _el("span", ["pk-sv-front"], _frontier_words(counts[i])))
+        boards = ""
         for n in members:
-            inner += _node_html(n, rows, cols, colours)
+            boards += _node_html(n, rows, cols, colours)
             where[id(n)] = dom
             dom += 1
-        rows_html.append(_el("div", ["pk-sv-row"], inner))
+        # the row's label beside its boards, which wrap under the first board
+        rows_html.append(_el("div", ["pk-sv-row"], head + _el("div", ["pk-sv-boards"], boards)))
     for n in layout.nodes:
         if not n.found:
             order.append(where[id(n)])
