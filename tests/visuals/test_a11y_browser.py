@@ -243,15 +243,17 @@ def searches(tmp_path_factory) -> dict[str, object]:
     right = see_search(student.search, student.nextStates, student.NEAR, student.LECTURE_GOAL)
     again = see_search(student.no_visited_set, student.nextStates, student.NEAR,
                        student.LECTURE_GOAL)
+    # a DFS that dives: its path's 47 move letters are one word wider than 390 px
+    deep = see_search(student.dfs, ((0, 4, 2), (5, 1, 3)), student.SMALL_GOAL)
 
     def page(name: str, body: str) -> Path:
         path = folder / f"{name}.html"
         path.write_text('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>'
                         f'{name}</title></head><body>{body}</body></html>', encoding="utf-8")
         return path
-    return {"right": right, "live": page("live", right.data + again.data),
-            "static": page("static", clean_data(right._repr_mimebundle_())["text/html"]
-                           + clean_data(again._repr_mimebundle_())["text/html"])}
+    return {"right": right, "live": page("live", right.data + again.data + deep.data),
+            "static": page("static", "".join(clean_data(view._repr_mimebundle_())["text/html"]
+                                             for view in (right, again, deep)))}
 
 
 @pytest.mark.parametrize("kind", ["live", "static"])
@@ -259,7 +261,7 @@ def test_a_drawn_search_passes_axe(searches, kind):
     with chromium(width=1280, height=900) as page:
         offline(page)
         page.goto(searches[kind].as_uri(), wait_until="load")
-        assert page.locator(".pk-search").count() == 2
+        assert page.locator(".pk-search").count() == 3
         violations = axe(page, [".pk-search"])
         assert not violations, describe(violations)
 
@@ -324,4 +326,9 @@ def test_a_drawn_search_fits_390_px(searches, kind):
         page.goto(searches[kind].as_uri(), wait_until="load")
         width = page.evaluate("() => document.documentElement.scrollWidth")
         assert width <= 390, f"{kind}: the page is {width} px wide at 390 px"
+        # nor does a drawing scroll sideways inside its own box (the feedback's boxes
+        # scroll: axe's scrollable-region-focusable)
+        wider = page.evaluate("() => [...document.querySelectorAll('.pk-search')]"
+                              ".map(e => e.scrollWidth - e.clientWidth)")
+        assert max(wider) <= 0, f"{kind}: drawings wider than their box by {wider} px"
         shot(page, f"search-390-{kind}", full_page=True)
