@@ -74,8 +74,6 @@ def failing_submission() -> Any:
     """The student's notebook above, executed (its test fails) and scored 0 of 2 as the
     autograder leaves it for the feedback."""
     import nbformat
-    import pytest
-    from nbclient import NotebookClient
     cells = []
     given = course_cells()
     assert given, f"{GRADED.name} has no given cell that names an exception any more"
@@ -85,7 +83,14 @@ def failing_submission() -> Any:
         if meta:
             cell.metadata["nbgrader"] = {"schema_version": 3, **meta}
         cells.append(cell)
-    nb = nbformat.v4.new_notebook(cells=cells)
+    return executed(nbformat.v4.new_notebook(cells=cells))
+
+
+def executed(nb: Any) -> Any:
+    """`nb` executed as `jupyter nbconvert --execute` does, outside nbgrader (errors kept
+    as outputs)."""
+    import pytest
+    from nbclient import NotebookClient
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
                                  "language": "python"}
     nb.metadata["language_info"] = {"name": "python"}
@@ -123,3 +128,34 @@ def feedback_page(nb: Any) -> str:
                               "late_penalty": 0}}
     body, _ = exporter.from_notebook_node(nb, resources=resources)
     return str(body)
+
+
+#: a failing check of each module of puzzlekit/testcells/checks, and the kernel guard's
+#: refusal, as a notebook shows them (the student's answers are wrong on purpose)
+CHECKS_FAILING = [
+    "from puzzlekit import nextStates\nS = ((8, 0, 6), (5, 4, 7), (2, 3, 1))\n"
+    "G = ((0, 1, 2), (3, 4, 5), (6, 7, 8))",
+    "from puzzlekit.testcells.checks.states_and_moves import check_findZero\n"
+    "def findZero(S):\n    return (1, 0)\n"
+    "check_findZero(findZero, ((1, 0), (2, 3)), (0, 1), 'findZero(S)')",
+    "from puzzlekit.testcells.checks.states_and_moves import check_nextStates\n"
+    "def nextStates2(S):\n    return [S]\n"
+    "check_nextStates(nextStates2, S, set(nextStates(S)), 'nextStates(S)')",
+    "from puzzlekit.testcells.checks.uninformed_search import check_bfs\n"
+    "def bfs(board):\n    return 'LU'\ncheck_bfs(bfs, [4, 1, 3, 2, 5, 6, 7, 8, 0], 8)",
+    "from puzzlekit.testcells.checks.informed_search import check_h\n"
+    "def hamming(S, G):\n    return 0\ncheck_h(hamming, S, G, 7, 'hamming(S, G)')",
+    "from puzzlekit.testcells.checks.fifteen_puzzle import check_which_goal\n"
+    "check_which_goal(lambda p: 'C', list(range(1, 16)) + [' '], 'A', 'which_goal(p)')",
+    "from puzzlekit.testcells.checks.paths import check_path\n"
+    "check_path(S, G, [S, G], what='the path')",
+    "from puzzlekit.autograder.kernel.guard import MESSAGE\n"
+    "raise PermissionError(MESSAGE.format(what='a frame (sys._getframe)'))",
+]
+
+
+def checks_failing() -> Any:
+    """`CHECKS_FAILING` executed in a notebook (every cell but the first fails)."""
+    import nbformat
+    return executed(nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell(c) for c in CHECKS_FAILING]))

@@ -47,7 +47,7 @@ from ..puzzle.solvability import is_solvable
 from ..puzzle.text import board_str
 from ..visuals.display import board_html, diff_html
 from .diagnose import diagnose_move, diagnose_neighbours, diagnose_path, diagnose_search
-from . import budget, instrument
+from . import budget, instrument, runner
 from .cases import Cases
 from .instrument import ExpansionLimit, Recorder, counted
 from .see import see_search
@@ -668,36 +668,16 @@ def patchy_manhattan(S: State, goal: State) -> int:
 def run_with_timeout(seconds: float, func: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """``func(*args, **kwargs)``, or an AssertionError if it computes for more than
     `seconds` of CPU time (on a busy machine the clock may show more; see `budget`)."""
-    name = getattr(func, "__name__", "your function")
-    message: str = budget.too_slow(name, seconds)
-    found = notes()
-    if found:
-        message += "\nwhy (seen on an easier board): " + "; ".join(found)
-    try:
-        return _within(seconds, message, func, *args, **kwargs)
-    except (MemoryError, KernelStopped) as e:
-        # a search that keeps too many boards may hit the memory limit (or have its kernel
-        # stopped for it) before the time limit: which comes first depends on the machine,
-        # and the same diagnosis is the why
-        if not found:
-            raise
-        raise type(e)(f"{e}\nwhy (seen on an easier board): {'; '.join(found)}") from None
-
-
-def _within(seconds: float, message: str, func: Callable[..., T], *args: Any,
-            **kwargs: Any) -> T:
     judge = current_judge()
     if judge is not None:      # autograding: the grader counts the kernel's CPU time
-        return judge.within(seconds, message, func, *args, **kwargs)
-    instrument.forget_last()
-    stopped, cpu, value = budget.within(seconds, func, *args, **kwargs)
-    if stopped == "cpu":
-        seen = budget.repeats(instrument.last_record())
-        raise AssertionError(message + seen if seen else message)
-    if stopped == "wall":
-        raise AssertionError(budget.waited(getattr(func, "__name__", "your function"),
-                                           budget.backstop(seconds), cpu))
-    return value  # type: ignore[return-value]
+        name = getattr(func, "__name__", "your function")
+        with runner.with_why():
+            return judge.within(seconds, runner.too_slow(name, seconds), func,  # type: ignore[no-any-return]
+                                *args, **kwargs)
+    value, stopped = runner.run(func, args, kwargs, seconds=seconds)
+    if stopped:
+        raise AssertionError(stopped)
+    return value  # type: ignore[no-any-return]
 
 
 # ---------------------------------------------------------------------------
@@ -715,16 +695,28 @@ def example(func: Callable[..., T], *args: Any, successors: str | None = None,
     notebook's `successors` function about recorded (also when that function is one of
     `args`), so a runaway search stops within seconds with the words its test would give
     ("It asked for the next states of one board 40 times …"). A function not written
-    yet gives ``reference(*args)`` instead, and says so (None, and says so, without one)."""
+    yet gives ``reference(*args)`` instead, and says so (None, and says so, without one).
+
+    In the student's kernel it runs as `see_search` runs a search (`runner.run`); in a
+    given cell the grader runs again, the grader records and times it."""
     name = getattr(func, "__name__", "your function")
     try:
+        if current_judge() is None:
+            original, given = runner.successor(func, args, successors) if successors \
+                else (None, [])
+            recorder = Recorder(original, name=successors) if original is not None else None
+            value, stopped = runner.run(func, args, seconds=seconds, recorder=recorder,
+                                        given=given)
+            if stopped:
+                raise AssertionError(stopped)
+            return value
         with contextlib.ExitStack() as stack:
-            given = args
+            call = args
             if successors is not None:
                 recorder = stack.enter_context(recording(successors))
-                given = tuple(recorder if a is recorder.func and a is not None else a
-                              for a in args)
-            return run_with_timeout(seconds, func, *given)
+                call = tuple(recorder if a is recorder.func and a is not None else a
+                             for a in args)
+            return run_with_timeout(seconds, func, *call)
     except NotImplementedError:
         if reference is None:
             print(f"({name} is not written yet: nothing to show.)")

@@ -7,9 +7,10 @@ for the first expansions, what each call gave back. From that record
 `puzzlekit.visuals.search_view` draws the boards in the order the search expanded them,
 by depth, the repeats, the frontier and the path it returned.
 
-The call is bounded as a test bounds it: past `limit` calls the recorder stops the
-search with the words a test gives (`instrument.limit_message`), and past `seconds` of
-computing time it is stopped too (`budget.within`). What the search printed is kept out
+The call is run as a test runs it (`runner.run`, as an example cell runs it too): past
+`limit` calls the recorder stops the search with the words a test gives
+(`instrument.limit_message`), and past `seconds` of computing time it is stopped with the
+words of a test's time limit. What the search printed is kept out
 of the cell. Where the student's function (or one it calls) is not written yet
 (``NotImplementedError``), the kit's reference search runs on the kit's ``nextStates``
 instead, and the drawing says so.
@@ -21,8 +22,6 @@ and the feedback shows every step at once.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import math
 import traceback
 from collections.abc import Callable, Iterator
@@ -40,7 +39,7 @@ from ..puzzle.heuristics import manhattan
 from ..puzzle.lecture import nextStates
 from ..puzzle.moves import move_between, moves_to_path
 from ..visuals.search_view import MAX_DRAWN, MAX_PATH, SearchView, Trace
-from . import budget
+from . import runner
 from .instrument import ExpansionLimit, Recorder
 
 #: calls of the successor function before the search is stopped (as the tests of `search`)
@@ -218,28 +217,13 @@ def _not_written(e: BaseException) -> str:
     return name
 
 
-@contextlib.contextmanager
-def _watching(func: Callable[..., Any], watch: Watch, name: str) -> Iterator[None]:
-    """While inside: the global `name` of `func`'s module is the recorder."""
-    space = getattr(func, "__globals__", None)
-    patched = isinstance(space, dict) and callable(space.get(name)) \
-        and not isinstance(space.get(name), Recorder)
-    if patched:
-        space[name] = watch                                  # type: ignore[index]
-    try:
-        yield
-    finally:
-        if patched and space.get(name) is watch:             # type: ignore[union-attr]
-            space[name] = watch.func                         # type: ignore[index]
-
-
-def _run(func: Callable[..., Any], args: list[Any], watch: Watch,
+def _run(func: Callable[..., Any], args: list[Any], watch: Watch, given: list[int],
          seconds: float) -> tuple[object, str | None, BaseException | None]:
-    """(what func returned, a sentence when it was stopped, the exception it raised)."""
-    quiet = io.StringIO()
+    """(what func returned, a sentence when it was stopped, the exception it raised): run
+    as a test runs it (`runner.run`), what it prints kept out of the cell."""
     try:
-        with contextlib.redirect_stdout(quiet):
-            stopped, _, value = budget.within(seconds, func, *args)
+        value, stopped = runner.run(func, args, seconds=seconds, recorder=watch, given=given,
+                                    quiet=True)
     except ExpansionLimit as e:
         return None, f"It was stopped: {e}", None
     except RecursionError:
@@ -247,10 +231,8 @@ def _run(func: Callable[..., Any], args: list[Any], watch: Watch,
                       "(RecursionError)."), None
     except Exception as e:          # the student's bug: the drawing shows what came before
         return None, None, e
-    if stopped == "cpu":
-        return None, f"It was stopped: {budget.too_slow(watch.name, seconds)}"[:600], None
-    if stopped == "wall":
-        return None, f"It was stopped: {budget.waited(watch.name, seconds, None)}"[:600], None
+    if stopped:
+        return None, f"It was stopped: {stopped}"[:600], None
     return value, None, None
 
 
@@ -281,17 +263,13 @@ def see_search(func: Callable[..., Any], *args: Any, watch: str = "nextStates",
     grading = under_autograder()
     limit = limit or (GRADING_LIMIT if grading else LIMIT)
     seconds = seconds or (GRADING_SECONDS if grading else SECONDS)
-    space = getattr(func, "__globals__", {})
-    given = [i for i, a in enumerate(args) if callable(a) and getattr(a, "__name__", "") == watch]
-    original = args[given[0]] if given else space.get(watch)
-    if not callable(original):
+    original, given = runner.successor(func, args, watch)
+    if original is None:
         raise PuzzleError(f"{name} is given no {watch} and its notebook has none: name the "
                           f"successor function it calls, see_search(..., watch='its name')")
     drawn = GRADING_DRAWN if grading else MAX_DRAWN
     spy = Watch(original, limit=limit, name=watch, drawn=drawn)
-    call_args = [spy if i in given else a for i, a in enumerate(args)]
-    with _watching(func, spy, watch):
-        value, stopped, error = _run(func, call_args, spy, seconds)
+    value, stopped, error = _run(func, list(args), spy, given, seconds)
     notes = [stopped] if stopped else []
     who = f"your {name}"
     if isinstance(error, NotImplementedError):

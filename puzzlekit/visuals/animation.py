@@ -21,7 +21,6 @@ Beside its HTML an animation shows its drawing as plain data (`display.KIT_MIME`
 from __future__ import annotations
 
 import html as _html
-import json
 import os
 import random
 from collections.abc import Sequence
@@ -47,6 +46,7 @@ from .display import (
     text_colour,
     tile_colours,
 )
+from . import player
 from .search_view import small_board
 
 BFS_MAX_STATES = 400_000      #: a BFS animation stops growing layers beyond this many states
@@ -127,69 +127,20 @@ class Animation:
             f.write(page)
 
 
-# The player: buttons, slider, speed, arrow keys, announcements; `draw` (one per kind,
-# below) makes the stage show step k. Reduced motion (the reader's setting) is asked at
-# each step, so a change of the setting counts at once.
-_PLAYER_JS = """
-(function () {
-  var me = document.currentScript, root = me && me.parentNode;
-  if (!root || !root.classList || !root.classList.contains("pk-player")) {
-    // a copy of this script runs elsewhere (VS Code re-creates output scripts at the end of
-    // the output): start the first player with this id that has not started yet
-    root = null;
-    document.querySelectorAll('.pk-player[id="' + %(id)s + '"]').forEach(function (p) {
-      if (!root && !p.getAttribute("data-ready")) root = p;
-    });
-  }
-  if (!root || root.getAttribute("data-ready")) return;
-  root.setAttribute("data-ready", "1");
-  root.querySelector(".pk-controls").style.display = "flex";
-  var D = %(data)s, base = %(interval)d, n = D.labels.length, i = 0, timer = null;
-  var stage = root.querySelector(".pk-stage"), slider = root.querySelector(".pk-slider");
-  var counter = root.querySelector(".pk-counter"), speed = root.querySelector(".pk-speed");
-  var live = root.querySelector(".pk-live"), play = root.querySelector("[data-act=play]");
-  var motion = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
-  function still() { return !!(motion && motion.matches); }
-  var draw = (%(draw)s)(stage, D, still);
-  function show(k, say) {
-    i = Math.max(0, Math.min(n - 1, k));
-    draw(i);
-    stage.setAttribute("aria-label", D.alts[i]);
-    slider.value = i; counter.textContent = D.labels[i];
-    slider.setAttribute("aria-valuetext", D.labels[i]);
-    if (say) live.textContent = D.alts[i];
-  }
-  function stop() {
-    if (timer) { clearInterval(timer); timer = null; live.textContent = D.alts[i]; }
-    play.innerHTML = '<span aria-hidden="true">\u25B6</span> play';
-  }
-  function start() {
-    if (i >= n - 1) show(0);
-    play.innerHTML = '<span aria-hidden="true">\u275A\u275A</span> pause';
-    timer = setInterval(function () { show(i + 1); if (i >= n - 1) stop(); },
-                        base / parseFloat(speed.value));
-  }
-  var acts = {first: function () { stop(); show(0, 1); },
-              prev: function () { stop(); show(i - 1, 1); },
-              next: function () { stop(); show(i + 1, 1); },
-              last: function () { stop(); show(n - 1, 1); },
-              play: function () { if (timer) stop(); else start(); }};
-  root.querySelectorAll("[data-act]").forEach(function (b) {
-    b.addEventListener("click", acts[b.getAttribute("data-act")]);
-  });
-  slider.addEventListener("input", function () { stop(); show(parseInt(slider.value, 10), 1); });
-  speed.addEventListener("change", function () { if (timer) { stop(); start(); } });
-  // keys inside the player (JupyterLab leaves them to it: data-lm-suppress-shortcuts)
-  root.addEventListener("keydown", function (e) {
-    if (e.altKey || e.ctrlKey || e.metaKey || e.target === speed) return;
-    var act = {ArrowLeft: "prev", ArrowDown: "prev", ArrowRight: "next", ArrowUp: "next",
-               Home: "first", End: "last"}[e.key];
-    if (!act) return;
-    e.preventDefault(); e.stopPropagation(); acts[act]();
-  });
-  show(D.first);
-})();
-"""
+# An animation's stepper for the shared player (`player`): `draw` (one per kind, below)
+# makes the stage show step k; the stage is named by what it shows, the counter says the
+# step's label, and each step lasts the animation's interval at 1× speed.
+_STEPPER = """function (root, D, still) {
+  var stage = root.querySelector(".pk-stage"), draw = (__DRAW__)(stage, D, still);
+  return {first: D.first, last: D.labels.length - 1,
+          draw: function (k) {
+            draw(k);
+            stage.setAttribute("aria-label", D.alts[k]);
+            return D.labels[k];
+          },
+          said: function (k) { return D.alts[k]; },
+          dwell: function () { return D.interval; }};
+}"""
 
 # A path: the static board (a table) becomes a board of tiles that slide (CSS transforms),
 # as the sliding board of a drawn search does (search_view.py)
@@ -256,10 +207,6 @@ def as_text(name: str, description: str) -> str:
                + tag("p", ["pk-text"], _html.escape(description)))
 
 
-#: (data-act, visible glyph, what the button does in words: its accessible name)
-_BUTTONS = [("first", "|\u25C0", "go to the start"), ("prev", "\u25C0", "step back"),
-            ("play", "\u25B6", "play"), ("next", "\u25B6", "step forward"),
-            ("last", "\u25B6|", "go to the end")]
 _DRAW = {"path": _PATH_DRAW, "layers": _LAYERS_DRAW}
 
 
@@ -278,32 +225,16 @@ def player_html(anim: Animation) -> str:
     # a group named by what it shows (a path's script makes it one picture, role img)
     stage = tag("div", ["pk-stage"], anim.stage,
                 attrs=f' role="group" aria-label="{_html.escape(anim.alts[anim.first])}"')
-    buttons = "".join(tag("button", ["pk-button"], f'<span aria-hidden="true">{glyph}</span>'
-                          + (" play" if act == "play" else ""),
-                          attrs=f' type="button" data-act="{act}" title="{words}"'
-                                + ("" if act == "play" else f' aria-label="{words}"'))
-                      for act, glyph, words in _BUTTONS)
     unit = "move" if anim.kind == "path" else "depth"
-    slider = tag("input", ["pk-slider"], "",
-                 attrs=f' type="range" min="0" max="{n - 1}" value="{anim.first}" '
-                       f'aria-label="{unit}"').replace("></input>", ">")
-    counter = tag("span", ["pk-counter"], _html.escape(anim.labels[anim.first]),
-                  attrs=' aria-hidden="true"')
-    live = tag("span", ["pk-sr", "pk-live"], "", attrs=' role="status" aria-live="polite"')
-    options = "".join(f'<option value="{v}"{" selected" if v == "1" else ""}>{v}×</option>'
-                      for v in ("0.25", "0.5", "1", "2", "4"))
-    speed = tag("select", ["pk-speed", "pk-button"], options, attrs=' aria-label="speed"')
-    # hidden until the script runs: where scripts are stripped the stage shows as it is
-    controls = tag("div", ["pk-controls"], buttons + slider + counter + speed, display="none")
+    controls = player.controls(n - 1, anim.first, unit, anim.labels[anim.first], speed=True)
     caption = tag("div", ["pk-caption"], _html.escape(anim.title), margin="0 auto 2px auto") \
         if anim.title else ""
-    data = dict(anim.data, labels=anim.labels, alts=anim.alts, first=anim.first)
-    script = _PLAYER_JS % {"id": json.dumps(pid), "interval": anim.interval,
-                           "data": json.dumps(data, separators=(",", ":")),
-                           "draw": _DRAW[anim.kind]}
+    data = dict(anim.data, labels=anim.labels, alts=anim.alts, first=anim.first,
+                interval=anim.interval)
+    script = player.script(pid, "pk-player", data,
+                           _STEPPER.replace("__DRAW__", _DRAW[anim.kind]))
     return tag("div", ["pk-player"],
-               caption + stage + controls + live + as_text(name, anim.description)
-               + f"<script>{script}</script>",
+               caption + stage + controls + as_text(name, anim.description) + script,
                attrs=f' id="{pid}" data-lm-suppress-shortcuts="true"')
 
 

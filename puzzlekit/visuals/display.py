@@ -21,14 +21,14 @@ from __future__ import annotations
 import html as _html
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 from importlib import resources
 from itertools import count
 from typing import Any
 
 from ..errors import PuzzleError
-from ..puzzle.board import State, flatten, resolve_goal, shape, validate_state
+from ..puzzle.board import State, flatten, goal_for, resolve_goal, shape, validate_state
 from ..puzzle.heuristics import conflict_pairs, hamming, linear_conflict, manhattan, tile_distances
 from ..puzzle.moves import move_between, normalize_moves
 from ..puzzle.text import board_str, path_str
@@ -124,7 +124,11 @@ def tile_colours(goal: State) -> dict[int, str]:
     Up to 9 cells: the lecture's colour per tile number. Larger boards: one hue per goal
     row (colour-blind-safe), lighter towards the right, so solved rows read as bands.
     """
-    goal = validate_state(goal, name="goal")
+    return goal_colours(validate_state(goal, name="goal"))
+
+
+def goal_colours(goal: State) -> dict[int, str]:
+    """`tile_colours` of a goal already checked."""
     rows, cols = shape(goal)
     colours = {0: _class_colour("pk-blank")}
     if rows * cols <= 9:
@@ -157,12 +161,36 @@ def kit_bundle(kind: str, **data: object) -> dict[str, Any]:
 
 class HTMLView:
     """Rendered HTML that Jupyter displays (`_repr_html_`) and a terminal prints as text;
-    `bundle` is the drawing as data (`KIT_MIME`), shown beside the HTML."""
+    `bundle` is the drawing as data (`KIT_MIME`), shown beside the HTML.
 
-    def __init__(self, html: str, text: str, bundle: dict[str, Any] | None = None) -> None:
-        self.data = html
-        self.text = text
-        self.bundle = bundle
+    Each of them may be given as a function of no arguments, called the first time it is
+    asked for (once): a terminal that prints the text never builds the HTML."""
+
+    def __init__(self, html: str | Callable[[], str], text: str | Callable[[], str],
+                 bundle: dict[str, Any] | Callable[[], dict[str, Any] | None] | None = None
+                 ) -> None:
+        self._made: dict[str, Any] = {"data": html, "text": text, "bundle": bundle}
+
+    def _part(self, key: str) -> Any:
+        made = self._made[key]
+        if callable(made):
+            made = self._made[key] = made()
+        return made
+
+    @property
+    def data(self) -> str:
+        """The HTML."""
+        return self._part("data")  # type: ignore[no-any-return]
+
+    @property
+    def text(self) -> str:
+        """The text a terminal shows."""
+        return self._part("text")  # type: ignore[no-any-return]
+
+    @property
+    def bundle(self) -> dict[str, Any] | None:
+        """The drawing as data (`KIT_MIME`), if any."""
+        return self._part("bundle")  # type: ignore[no-any-return]
 
     def _repr_html_(self) -> str:
         return self.data
@@ -325,6 +353,34 @@ def _highlight_marks(S: State, highlight: object, cls: str = "pk-highlight") -> 
     return marks
 
 
+def _board_html_of(S: State, g: State, size: int, marked: dict,
+                   explained: tuple[dict, dict, str, dict] | None, title: str | None) -> str:
+    """`board_html` of a board and goal already checked: squares of `size` pixels, the
+    highlight's marks (`_highlight_marks`) and the overlay's parts (`_overlay`), if any."""
+    marks, badges, caption, notes = ({}, {}, None, {}) if explained is None else explained
+    marks, notes = dict(marks), dict(notes)
+    for cell, cls in marked.items():
+        marks[cell] = [*marks.get(cell, []), *cls]
+        notes[cell] = ", ".join(x for x in (notes.get(cell), "outlined") if x)
+    text = " · ".join(x for x in (title, caption) if x) or None
+    table = _grid_table(S, goal_colours(g), size, marks=marks, badges=badges, notes=notes,
+                        label=board_label(S, text or "board"))
+    return _figure(table, text)
+
+
+def _checked_board(state: State, goal: State | None, cell_size: int | None,
+                   highlight: object, overlay: str | None
+                   ) -> tuple[State, State, int, dict, tuple[dict, dict, str, dict] | None]:
+    """The board and its goal, each validated once (the goal: the default blank-last),
+    the squares' size, the highlight's marks and the overlay's parts: what may be wrong
+    is found here, before anything is drawn."""
+    S = validate_state(state)
+    _check_side(S)
+    g = goal_for(S, None if goal is None else validate_state(goal, name="goal"))
+    explained = None if overlay is None else _overlay(S, g, overlay)
+    return S, g, _cell_size(*shape(S), cell_size), _highlight_marks(S, highlight), explained
+
+
 def board_html(state: State, goal: State | None = None, *, cell_size: int | None = None,
                highlight: Iterable[object] | None = None, overlay: str | None = None,
                title: str | None = None) -> str:
@@ -333,35 +389,27 @@ def board_html(state: State, goal: State | None = None, *, cell_size: int | None
     `highlight`: tiles or (row, col) cells to outline; `overlay`: "misplaced",
     "manhattan" or "linear_conflict" explains that heuristic on the board.
     """
-    S = validate_state(state)
-    _check_side(S)
-    g = resolve_goal(S, goal)
-    rows, cols = shape(S)
-    marks, badges, caption, notes = (({}, {}, None, {}) if overlay is None
-                                     else _overlay(S, g, overlay))
-    for cell, cls in _highlight_marks(S, highlight).items():
-        marks.setdefault(cell, []).extend(cls)
-        notes[cell] = ", ".join(x for x in (notes.get(cell), "outlined") if x)
-    text = " · ".join(x for x in (title, caption) if x) or None
-    table = _grid_table(S, tile_colours(g), _cell_size(rows, cols, cell_size), marks=marks,
-                        badges=badges, notes=notes, label=board_label(S, text or "board"))
-    return _figure(table, text)
+    S, g, size, marked, explained = _checked_board(state, goal, cell_size, highlight, overlay)
+    return _board_html_of(S, g, size, marked, explained, title)
 
 
-def show(state: State, goal: State | None = None, **kw: object) -> HTMLView:
+def show(state: State, goal: State | None = None, *, cell_size: int | None = None,
+         highlight: Iterable[object] | None = None, overlay: str | None = None,
+         title: str | None = None) -> HTMLView:
     """The board as a displayable object (HTML in Jupyter, text in a terminal).
 
-    In a loop, wrap it: ``display(show(S))``.
+    In a loop, wrap it: ``display(show(S))``. It is checked at once; its HTML and its
+    text are made when first shown.
     """
-    html = board_html(state, goal, **kw)  # type: ignore[arg-type]
-    S = validate_state(state)
-    notes = [kw.get("title"), kw.get("overlay") and _overlay(S, resolve_goal(S, goal),
-                                                           str(kw["overlay"]))[2]]
-    highlight = kw.get("highlight")
-    bundle = kit_bundle("board", state=S, goal=goal, cell_size=kw.get("cell_size"),
-                        highlight=None if highlight is None else list(highlight),  # type: ignore
-                        overlay=kw.get("overlay"), title=kw.get("title"))
-    return HTMLView(html, "\n".join([board_str(S), *(str(n) for n in notes if n)]), bundle)
+    kept = list(highlight) if isinstance(highlight, Iterable) \
+        and not isinstance(highlight, (str, bytes)) else highlight      # a generator, once
+    S, g, size, marked, explained = _checked_board(state, goal, cell_size, kept, overlay)
+    notes = [title, explained and explained[2]]
+    return HTMLView(
+        lambda: _board_html_of(S, g, size, marked, explained, title),
+        lambda: "\n".join([board_str(S), *(str(n) for n in notes if n)]),
+        lambda: kit_bundle("board", state=S, goal=goal, cell_size=cell_size, highlight=kept,
+                           overlay=overlay, title=title))
 
 
 # ----------------------------------------------------------------------------- paths
@@ -422,16 +470,31 @@ def path_html(path: Sequence[State], moves: str | None = None, per_row: int | No
 
     Rows wrap to the width of the page, or hold `per_row` boards each when given.
     """
+    states, letters, g, size = _checked_path(path, moves, per_row, goal, cell_size)
+    return _path_html_of(states, letters, per_row, g, size)
+
+
+def _checked_path(path: Sequence[State], moves: str | None, per_row: int | None,
+                  goal: State | None, cell_size: int | None
+                  ) -> tuple[list[State], list[str | None], State, int]:
+    """The states of a path, its move letters, its goal and the boards' squares' size,
+    each validated once."""
     states = path_states(path)
     _check_side(states[0])
     letters = _letters(states, moves)
     if per_row is not None and (not isinstance(per_row, int) or per_row < 1):
         raise PuzzleError(f"per_row must be a positive int, got {per_row!r}")
-    g = resolve_goal(states[0], goal)
+    g = goal_for(states[0], None if goal is None else validate_state(goal, name="goal"))
     rows, cols = shape(states[0])
     size = _cell_size(rows, cols, cell_size if cell_size is not None else
                       max(16, _cell_size(rows, cols, None) * 2 // 3))
-    colours = tile_colours(g)
+    return states, letters, g, size
+
+
+def _path_html_of(states: list[State], letters: list[str | None], per_row: int | None,
+                  g: State, size: int) -> str:
+    """`path_html` of a path already checked, its boards' squares `size` pixels."""
+    colours = goal_colours(g)
     items = []
     n = len(states) - 1
     for i, S in enumerate(states):
@@ -447,15 +510,16 @@ def path_html(path: Sequence[State], moves: str | None = None, per_row: int | No
                flex_direction="column", align_items="flex-start")
 
 
-def show_path(path: Sequence[State], moves: str | None = None, per_row: int | None = None,
-              **kw: object) -> HTMLView:
-    """The path as a displayable object (HTML in Jupyter, `path_str` text in a terminal)."""
-    html = path_html(path, moves, per_row, **kw)  # type: ignore[arg-type]
-    states = path_states(path)
-    letters = _letters(states, moves)
-    bundle = kit_bundle("path", states=states, moves=moves, per_row=per_row,
-                        goal=kw.get("goal"), cell_size=kw.get("cell_size"))
-    return HTMLView(html, path_str(states, "".join(x or "?" for x in letters)), bundle)
+def show_path(path: Sequence[State], moves: str | None = None, per_row: int | None = None, *,
+              goal: State | None = None, cell_size: int | None = None) -> HTMLView:
+    """The path as a displayable object (HTML in Jupyter, `path_str` text in a terminal),
+    checked at once; its HTML and its text are made when first shown."""
+    states, letters, g, size = _checked_path(path, moves, per_row, goal, cell_size)
+    return HTMLView(
+        lambda: _path_html_of(states, letters, per_row, g, size),
+        lambda: path_str(states, "".join(x or "?" for x in letters)),
+        lambda: kit_bundle("path", states=states, moves=moves, per_row=per_row, goal=goal,
+                           cell_size=cell_size))
 
 
 # ----------------------------------------------------------------------------- diffs

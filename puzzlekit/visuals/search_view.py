@@ -31,7 +31,6 @@ the grader draws it again, without the script (`puzzlekit.autograder.judge.sanit
 from __future__ import annotations
 
 import html as _html
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -40,6 +39,7 @@ from typing import Any
 from ..errors import PuzzleError
 from ..puzzle.board import Flat, State, flatten, shape, unflatten, validate_state
 from ..puzzle.moves import move_between
+from . import player
 from .display import (
     ARROWS,
     BLANK_GOES,
@@ -303,27 +303,13 @@ KEY = ("n: the n-th board expanded · ↻ dashed: expanded again (=n: first as n
 
 # ----------------------------------------------------------------------------- the drawing
 
-_JS = """
-(function () {
-  var me = document.currentScript, root = me && me.parentNode;
-  if (!root || !root.classList || !root.classList.contains("pk-search")) {
-    root = null;   // VS Code re-creates output scripts elsewhere: find the drawing by id
-    document.querySelectorAll('.pk-search[id="' + %(id)s + '"]').forEach(function (p) {
-      if (!root && !p.getAttribute("data-ready")) root = p;
-    });
-  }
-  if (!root || root.getAttribute("data-ready")) return;
-  root.setAttribute("data-ready", "1");
-  var D = %(data)s;
+# The drawing's stepper for the shared player (`player`): steps 1..n are the expansions
+# (the boards not yet expanded hidden, the current one outlined, the frontier counts
+# following), then the moves of the returned path on the sliding board
+_STEPPER = """function (root, D, still) {
   var nodes = root.querySelectorAll(".pk-sv-node"), chips = root.querySelectorAll(".pk-sv-front");
-  var box = root.querySelector(".pk-sv-layers"), live = root.querySelector(".pk-live");
-  var counter = root.querySelector(".pk-counter"), slider = root.querySelector(".pk-slider");
-  var play = root.querySelector("[data-act=play]");
-  var n = D.steps.length, P = D.path, L = P ? P.b.length - 1 : 0, last = n + L;
-  var k = last, timer = null;
-  var motion = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
-  root.querySelector(".pk-controls").style.display = "flex";
-  slider.max = last;
+  var box = root.querySelector(".pk-sv-layers");
+  var n = D.steps.length, P = D.path, L = P ? P.b.length - 1 : 0, front = 0;
   function words(b) {
     var out = [];
     for (var r = 0; r < P.r; r++) {
@@ -351,11 +337,11 @@ _JS = """
     });
   }
   function place(j) {
-    var b = P.b[j], still = motion && motion.matches;
+    var b = P.b[j], calm = still();
     b.forEach(function (v, i) {
       if (!v) return;
-      tiles[v].style.transition = still ? "none" : "transform 0.25s ease-in-out";
-      tiles[v].style.transform = "translate(" + (i %% P.c) * P.s + "px," +
+      tiles[v].style.transition = calm ? "none" : "transform 0.25s ease-in-out";
+      tiles[v].style.transform = "translate(" + (i % P.c) * P.s + "px," +
         Math.floor(i / P.c) * P.s + "px)";
     });
     slide.setAttribute("aria-label", "the returned path, " +
@@ -369,15 +355,7 @@ _JS = """
       chips[d].textContent = c[d] ? "+" + c[d] + " seen" : "";
     return total;
   }
-  function said(e, front) {
-    if (k > n) return "path, move " + (k - n) + " of " + L + ", blank " + D.goes[k - n - 1] +
-      ": " + words(P.b[k - n]);
-    if (e === 0) return "before the first expansion";
-    var t = nodes[D.steps[e - 1]].querySelector("table").getAttribute("aria-label");
-    return t + ". " + front + " seen, not expanded";
-  }
-  function show(j, announce, follow) {
-    k = Math.max(0, Math.min(last, j));
+  function draw(k, follow) {
     var e = Math.min(k, n), cur = null;
     for (var st = 1; st <= n; st++) {
       var node = nodes[D.steps[st - 1]], num = node.firstChild;
@@ -389,72 +367,27 @@ _JS = """
       if (now) cur = node;
     }
     if (D.found >= 0) nodes[D.found].style.visibility = k >= n ? "" : "hidden";
-    var front = seen(e);
+    front = seen(e);
     if (slide) place(Math.max(0, k - n));
-    counter.textContent = k > n ? "path: move " + (k - n) + " of " + L :
-      e === 0 ? "start: nothing expanded" : "expansion " + e + " of " + n;
-    slider.value = k;
-    slider.setAttribute("aria-valuetext", counter.textContent);
-    if (announce) live.textContent = said(e, front);
     if (follow && cur && box.scrollHeight > box.clientHeight) {
       var top = cur.offsetTop - box.offsetTop;
       if (top < box.scrollTop || top + cur.offsetHeight > box.scrollTop + box.clientHeight)
         box.scrollTop = Math.max(0, top - box.clientHeight / 3);
     }
+    return k > n ? "path: move " + (k - n) + " of " + L :
+      e === 0 ? "start: nothing expanded" : "expansion " + e + " of " + n;
   }
-  function stop() {
-    if (timer) { clearTimeout(timer); timer = null; live.textContent = said(Math.min(k, n), seen(Math.min(k, n))); }
-    play.innerHTML = '<span aria-hidden="true">\\u25B6</span> play';
+  function said(k) {
+    var e = Math.min(k, n);
+    if (k > n) return "path, move " + (k - n) + " of " + L + ", blank " + D.goes[k - n - 1] +
+      ": " + words(P.b[k - n]);
+    if (e === 0) return "before the first expansion";
+    var t = nodes[D.steps[e - 1]].querySelector("table").getAttribute("aria-label");
+    return t + ". " + front + " seen, not expanded";
   }
-  function tick() {
-    show(k + 1, false, true);
-    if (k >= last) { stop(); return; }
-    timer = setTimeout(tick, k >= n ? D.slow : D.fast);
-  }
-  function start() {
-    if (k >= last) show(0, false, true);
-    play.innerHTML = '<span aria-hidden="true">\\u275A\\u275A</span> pause';
-    timer = setTimeout(tick, D.fast);
-  }
-  var acts = {first: function () { stop(); show(0, 1, 1); },
-              prev: function () { stop(); show(k - 1, 1, 1); },
-              next: function () { stop(); show(k + 1, 1, 1); },
-              last: function () { stop(); show(last, 1, 1); },
-              play: function () { if (timer) stop(); else start(); }};
-  root.querySelectorAll("[data-act]").forEach(function (b) {
-    b.addEventListener("click", acts[b.getAttribute("data-act")]);
-  });
-  slider.addEventListener("input", function () { stop(); show(parseInt(slider.value, 10), 1, 1); });
-  root.addEventListener("keydown", function (e) {
-    if (e.altKey || e.ctrlKey || e.metaKey) return;
-    var act = {ArrowLeft: "prev", ArrowDown: "prev", ArrowRight: "next", ArrowUp: "next",
-               Home: "first", End: "last"}[e.key];
-    if (!act) return;
-    e.preventDefault(); e.stopPropagation(); acts[act]();
-  });
-  show(last, false, false);
-})();
-"""
-
-#: (data-act, visible glyph, the button's name)
-_BUTTONS = [("first", "|\u25C0", "go to the start"), ("prev", "\u25C0", "step back"),
-            ("play", "\u25B6", "play"), ("next", "\u25B6", "step forward"),
-            ("last", "\u25B6|", "go to the end")]
-
-
-def _controls(steps: int) -> str:
-    buttons = "".join(_el("button", ["pk-button"], f'<span aria-hidden="true">{glyph}</span>'
-                          + (" play" if act == "play" else ""),
-                          f' type="button" data-act="{act}" title="{words}"'
-                          + ("" if act == "play" else f' aria-label="{words}"'))
-                      for act, glyph, words in _BUTTONS)
-    slider = _el("input", ["pk-slider"], "", f' type="range" min="0" max="{steps}" '
-                 f'value="{steps}" aria-label="step"').replace("></input>", ">")
-    counter = _el("span", ["pk-counter"], "", ' aria-hidden="true"')
-    # hidden until the script runs: where scripts are stripped every step shows at once
-    return (f'<div class="pk-controls" style="{_style("pk-controls")}; display: none">'
-            f"{buttons}{slider}{counter}</div>"
-            + _el("span", ["pk-sr", "pk-live"], "", ' role="status" aria-live="polite"'))
+  return {first: n + L, last: n + L, draw: draw, said: said,
+          dwell: function (k) { return k >= n ? D.slow : D.fast; }};
+}"""
 
 
 def search_html(trace: Trace, *, interactive: bool = True) -> str:
@@ -475,13 +408,15 @@ def search_html(trace: Trace, *, interactive: bool = True) -> str:
     for i, d in enumerate(layout.rows):
         members = [n for n in layout.nodes if row_of[n.depth] == i]
         label = "depth ?" if d is None else f"depth {d}"
-        inner = _el("span", ["pk-sv-depth"], label + "<br>"
-                    + _el("span", ["pk-sv-front"], _frontier_words(counts[i])))
+        head = _el("span", ["pk-sv-depth"], label + "<br>"
+                   + _el("span", ["pk-sv-front"], _frontier_words(counts[i])))
+        boards = ""
         for n in members:
-            inner += _node_html(n, rows, cols, colours)
+            boards += _node_html(n, rows, cols, colours)
             where[id(n)] = dom
             dom += 1
-        rows_html.append(_el("div", ["pk-sv-row"], inner))
+        # the row's label beside its boards, which wrap under the first board
+        rows_html.append(_el("div", ["pk-sv-row"], head + _el("div", ["pk-sv-boards"], boards)))
     for n in layout.nodes:
         if not n.found:
             order.append(where[id(n)])
@@ -520,9 +455,8 @@ def search_html(trace: Trace, *, interactive: bool = True) -> str:
                      "bg": {str(t): c for t, c in colours.items()},
                      "fg": {str(t): text_colour(c) for t, c in colours.items()}}
             if path else None}
-    script = _JS % {"id": json.dumps(pid), "data": json.dumps(data, separators=(",", ":"))}
-    return _el("div", ["pk-search"], body + _controls(steps) + path_part
-               + f"<script>{script}</script>",
+    return _el("div", ["pk-search"], body + player.controls(steps, steps, "step") + path_part
+               + player.script(pid, "pk-search", data, _STEPPER),
                f' id="{pid}" role="group" aria-label="what the search did" '
                f'data-lm-suppress-shortcuts="true"')
 

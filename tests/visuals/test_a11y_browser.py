@@ -102,6 +102,26 @@ def test_the_feedback_page_of_a_failing_submission_passes_axe(files):
         assert not violations, describe(violations)
 
 
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_checks_failures_and_the_guards_refusal_pass_axe_on_the_feedback_page(
+        tmp_path_factory, width):
+    """A failing check of each checks module, and the kernel guard's refusal, as the
+    feedback page shows them: no violation, on a wide and a phone-sized page."""
+    require_chromium()
+    nb = pages.checks_failing()
+    errors = [o for c in nb.cells for o in c.outputs if o.output_type == "error"]
+    assert len(errors) == len(pages.CHECKS_FAILING) - 1, [e.evalue for e in errors]
+    assert "PermissionError" in {e.ename for e in errors}
+    page_file = tmp_path_factory.mktemp("checks") / "feedback.html"
+    page_file.write_text(pages.feedback_page(nb), encoding="utf-8")
+    with chromium(width=width, height=900) as page:
+        offline(page)
+        page.goto(page_file.as_uri(), wait_until="load")
+        assert page.get_by_text("reached into the grader's machinery").count()
+        violations = axe(page)
+        assert not violations, describe(violations)
+
+
 LIVE = ".pk-player .pk-live"
 
 
@@ -223,15 +243,17 @@ def searches(tmp_path_factory) -> dict[str, object]:
     right = see_search(student.search, student.nextStates, student.NEAR, student.LECTURE_GOAL)
     again = see_search(student.no_visited_set, student.nextStates, student.NEAR,
                        student.LECTURE_GOAL)
+    # a DFS that dives: its path's 47 move letters are one word wider than 390 px
+    deep = see_search(student.dfs, ((0, 4, 2), (5, 1, 3)), student.SMALL_GOAL)
 
     def page(name: str, body: str) -> Path:
         path = folder / f"{name}.html"
         path.write_text('<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>'
                         f'{name}</title></head><body>{body}</body></html>', encoding="utf-8")
         return path
-    return {"right": right, "live": page("live", right.data + again.data),
-            "static": page("static", clean_data(right._repr_mimebundle_())["text/html"]
-                           + clean_data(again._repr_mimebundle_())["text/html"])}
+    return {"right": right, "live": page("live", right.data + again.data + deep.data),
+            "static": page("static", "".join(clean_data(view._repr_mimebundle_())["text/html"]
+                                             for view in (right, again, deep)))}
 
 
 @pytest.mark.parametrize("kind", ["live", "static"])
@@ -239,7 +261,7 @@ def test_a_drawn_search_passes_axe(searches, kind):
     with chromium(width=1280, height=900) as page:
         offline(page)
         page.goto(searches[kind].as_uri(), wait_until="load")
-        assert page.locator(".pk-search").count() == 2
+        assert page.locator(".pk-search").count() == 3
         violations = axe(page, [".pk-search"])
         assert not violations, describe(violations)
 
@@ -304,4 +326,9 @@ def test_a_drawn_search_fits_390_px(searches, kind):
         page.goto(searches[kind].as_uri(), wait_until="load")
         width = page.evaluate("() => document.documentElement.scrollWidth")
         assert width <= 390, f"{kind}: the page is {width} px wide at 390 px"
+        # nor does a drawing scroll sideways inside its own box (the feedback's boxes
+        # scroll: axe's scrollable-region-focusable)
+        wider = page.evaluate("() => [...document.querySelectorAll('.pk-search')]"
+                              ".map(e => e.scrollWidth - e.clientWidth)")
+        assert max(wider) <= 0, f"{kind}: drawings wider than their box by {wider} px"
         shot(page, f"search-390-{kind}", full_page=True)

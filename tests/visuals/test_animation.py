@@ -39,7 +39,7 @@ def assert_offline(html: str) -> None:
 
 def script_data(html: str) -> dict:
     """The data the player's script steps through (the JSON in the script)."""
-    return json.loads(re.search(r"var D = (\{.*?\}), base = ", html).group(1))
+    return json.loads(re.search(r"var D = (\{.*?\});\n", html).group(1))
 
 
 # ----------------------------------------------------------------------------- solution paths

@@ -319,3 +319,69 @@ def test_a_chart_carries_its_text_alternative():
     with pytest.raises(pk.PuzzleError, match="text alternative"):
         d.show_chart(fig, " ")
 
+
+
+# ----------------------------------------------------------------------------- checked once
+
+class Spy:
+    """Counts the calls of a function it stands for."""
+
+    def __init__(self, func):
+        self.func, self.calls = func, 0
+
+    def __call__(self, *args, **kwargs):
+        self.calls += 1
+        return self.func(*args, **kwargs)
+
+
+@pytest.fixture
+def spies(monkeypatch):
+    """Spies on the validator and on what builds the HTML and the text of a view."""
+    found = {}
+    for name in ("validate_state", "_grid_table", "board_str", "path_str"):
+        found[name] = Spy(getattr(d, name))
+        monkeypatch.setattr(d, name, found[name])
+    return found
+
+
+def test_show_checks_each_board_once_and_builds_only_what_is_shown(spies):
+    view = d.show(LECTURE_START, LECTURE_GOAL, overlay="manhattan", highlight=[8])
+    assert spies["validate_state"].calls == 2                  # the board and the goal
+    assert spies["_grid_table"].calls == 0 and spies["board_str"].calls == 0
+    text = repr(view)                                          # a terminal: the text only
+    assert "Manhattan distance = 21" in text
+    assert spies["board_str"].calls == 1 and spies["_grid_table"].calls == 0
+    bundle = view._repr_mimebundle_()                          # Jupyter: HTML, text, data
+    assert spies["_grid_table"].calls == 1 and spies["board_str"].calls == 1
+    assert bundle["text/plain"] == text and bundle[d.KIT_MIME]["highlight"] == [8]
+    assert bundle["text/html"] == d.board_html(LECTURE_START, LECTURE_GOAL,
+                                               overlay="manhattan", highlight=[8])
+    assert spies["validate_state"].calls == 4                  # board_html's own two
+
+
+def test_show_path_checks_each_board_once_and_builds_only_what_is_shown(spies):
+    path = pk.moves_to_path(LECTURE_START, "RDLU")
+    view = d.show_path(path, "RDLU", goal=LECTURE_GOAL)
+    assert spies["validate_state"].calls == len(path) + 1      # the boards and the goal
+    assert spies["_grid_table"].calls == 0 and spies["path_str"].calls == 0
+    assert view.text.count("\n") > 4 and spies["path_str"].calls == 1
+    assert spies["_grid_table"].calls == 0
+    assert view.data == d.path_html(path, "RDLU", goal=LECTURE_GOAL)
+    assert spies["_grid_table"].calls == 2 * len(path)          # the view's and path_html's
+    view.data, view.text                                        # made once, then kept
+    assert spies["_grid_table"].calls == 2 * len(path) and spies["path_str"].calls == 1
+
+
+def test_what_is_wrong_is_said_when_the_view_is_made_not_when_it_is_shown():
+    with pytest.raises(pk.PuzzleError, match="cell_size"):
+        d.show(LECTURE_START, cell_size=3)
+    with pytest.raises(pk.PuzzleError, match="unknown overlay"):
+        d.show(LECTURE_START, overlay="nope")
+    with pytest.raises(pk.PuzzleError, match="highlight entry"):
+        d.show(LECTURE_START, highlight=[(9, 9)])
+    with pytest.raises(pk.PuzzleError, match="cell_size"):
+        d.show_path([LECTURE_START], cell_size=500)
+    with pytest.raises(pk.PuzzleError, match="per_row"):
+        d.show_path([LECTURE_START], per_row=0)
+    kept = d.show(LECTURE_START, highlight=(t for t in [8, 6]))     # a generator, read once
+    assert kept.bundle["highlight"] == [8, 6] and kept.data.count("outlined") == 2
