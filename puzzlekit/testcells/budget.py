@@ -28,6 +28,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from .catalogue import ASKED_AGAIN, COMPUTED_ONLY, TOO_SLOW, WAITED
 from .instrument import Record
 from .mistakes import Diagnosis, mistake
 
@@ -52,16 +53,14 @@ def _seconds(seconds: float) -> str:
 
 def too_slow(name: str, seconds: float) -> Diagnosis:
     """The words for a call that used up its computing time (no cause is guessed)."""
-    return mistake("too-slow", f"{name} did not finish within {_seconds(seconds)} of "
-                   f"computing time and was stopped.")
+    return mistake("too-slow", TOO_SLOW.format(
+        name=name, seconds=f"{_seconds(seconds)} of computing time"))
 
 
 def waited(name: str, seconds: float, cpu: float | None) -> Diagnosis:
     """The words for a call stopped by the backstop: it waited rather than computed."""
-    used = "" if cpu is None else f", though it computed for only {cpu:.1f} s"
-    return mistake("too-slow", f"{name} was stopped after {_seconds(seconds)} on the "
-                   f"clock{used}:\nis it waiting for something (input(), time.sleep, "
-                   f"a lock)?")
+    used = "" if cpu is None else COMPUTED_ONLY.format(cpu=cpu)
+    return mistake("too-slow", WAITED.format(name=name, seconds=_seconds(seconds), used=used))
 
 
 def repeats(record: Record | None) -> str:
@@ -69,9 +68,8 @@ def repeats(record: Record | None) -> str:
     not): the evidence for "a missing visited set"."""
     if record is None or record.most_times < 3 or record.distinct >= record.calls:
         return ""
-    return "\n" + mistake("no-visited-set", f"It asked for the next states of one board "
-                          f"{record.most_times:,} times ({record.calls:,} calls for "
-                          f"{record.distinct:,} different boards): a missing visited set?")
+    return "\n" + mistake("no-visited-set", ASKED_AGAIN.format(
+        most=record.most_times, calls=record.calls, distinct=record.distinct))
 
 
 class TimeUp(BaseException):
