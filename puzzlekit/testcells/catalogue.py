@@ -79,6 +79,11 @@ class Message(str):
         raise TypeError(f"the message {self.name} takes {sorted(self.params)}, "
                         f"got {sorted(params)}{' and positional values' if args else ''}")
 
+    def __reduce__(self) -> tuple[type[str], tuple[str]]:
+        """A copy or a pickle of a message is its plain text (a notebook's output copied
+        by nbconvert, an error sent to another process): a `str`, as it was before."""
+        return str, (str(self),)
+
     def rendered(self) -> str:
         """The message with its example parameters (the reference page shows it)."""
         return str.format(self, **self.example) if self.params else str(self)

@@ -211,6 +211,17 @@ def test_a_message_takes_its_parameters_and_no_others():
         Message("{a} and {b}", shown=INSTRUCTOR, example={"a": 1})
 
 
+def test_a_copied_or_pickled_message_is_its_plain_text():
+    """nbconvert copies a notebook's outputs, a class grader's workers pickle errors."""
+    import copy
+    import pickle
+    for copied in (copy.copy(catalogue.KERNEL_HUNG), copy.deepcopy(catalogue.KERNEL_HUNG),
+                   pickle.loads(pickle.dumps(catalogue.KERNEL_HUNG))):
+        assert type(copied) is str and copied == catalogue.KERNEL_HUNG
+    error = copy.deepcopy(RuntimeError(catalogue.NO_INPUT))
+    assert type(error.args[0]) is str and error.args[0] == catalogue.NO_INPUT
+
+
 @pytest.mark.parametrize("name", MESSAGES)
 def test_every_example_renders_whole(name: str):
     message = MESSAGES[name]
