@@ -49,7 +49,7 @@ def test_every_kind_of_page_is_in_the_contents(site: Path):
     for caption in ("Tutorial", "How-to", "Reference", "Explanation"):
         assert caption in start
     for page in ("tutorial/first-hour", "how-to/class-server", "reference/config",
-                 "reference/cli", "explanation/wall"):
+                 "reference/cli", "reference/messages", "explanation/wall"):
         assert (site / f"{page}.html").exists(), page
 
 

@@ -2,9 +2,12 @@
 
 - `reference/config.md`: every configurable trait of the kit's classes (nbgrader's
   `c.Class.trait` options), with its type, default and help, as nbgrader documents its own;
-- `reference/cli.md`: every verb of `python -m puzzlekit`, with its usage and options.
+- `reference/cli.md`: every verb of `python -m puzzlekit`, with its usage and options;
+- `reference/messages.md`: every sentence grading shows a student or an instructor (the
+  catalogue, `puzzlekit.testcells.catalogue`), with its name, parameters, where it is
+  shown, the modules that use it and an example rendering.
 
-Both are written before the build reads the sources, so they always match the code.
+All are written before the build reads the sources, so they always match the code.
 """
 
 from __future__ import annotations
@@ -107,10 +110,61 @@ def cli_page() -> str:
     return "\n".join(out)
 
 
+def message_users() -> dict[str, list[str]]:
+    """Message name -> the kit's modules whose code names it (the catalogue left out)."""
+    import ast
+
+    import puzzlekit
+    from puzzlekit.testcells.catalogue import MESSAGES
+
+    package = Path(puzzlekit.__file__).parent
+    users: dict[str, list[str]] = {name: [] for name in MESSAGES}
+    for path in sorted(package.rglob("*.py")):
+        if path.name == "catalogue.py" and path.parent.name == "testcells":
+            continue
+        module = ".".join(("puzzlekit", *path.relative_to(package).with_suffix("").parts))
+        module = module.removesuffix(".__init__")
+        nodes = list(ast.walk(ast.parse(path.read_text("utf-8"))))
+        names = {n.id for n in nodes if isinstance(n, ast.Name)}
+        names |= {n.attr for n in nodes if isinstance(n, ast.Attribute)}
+        for name in MESSAGES:
+            if name in names:
+                users[name].append(module)
+    return users
+
+
+def messages_page() -> str:
+    from puzzlekit.testcells import catalogue
+
+    users = message_users()
+    out = [HEADER, "# The messages grading shows\n",
+           "Every sentence a student or an instructor reads from grading, read from the "
+           "kit's one catalogue of them (`puzzlekit.testcells.catalogue`): a test cell's "
+           "verdict and diagnoses, the limits of a graded notebook, the grader's own words "
+           "and the feedback page's. Each has a name, the parameters it is filled with "
+           "(`{name}` in its template), the place it is shown and the modules that use "
+           "it; the example renders it with made-up parameters. To change a wording, "
+           "change it there: every place that shows it follows. The named mistakes a "
+           "diagnosis carries for the class report are on [their own page](../mistakes.md).\n"]
+    by_place: dict[str, list[catalogue.Message]] = {}
+    for message in catalogue.MESSAGES.values():
+        by_place.setdefault(message.shown, []).append(message)
+    for place, messages in by_place.items():
+        out.append(f"## {place[0].upper()}{place[1:]}\n")
+        for message in messages:
+            params = ", ".join(f"`{p}`" for p in sorted(message.params)) or "none"
+            used = ", ".join(f"`{m}`" for m in users[message.name]) or "no module"
+            example = message.rendered().rstrip("\n")
+            out.append(f"### `{message.name}`\n\nParameters: {params}. Used by {used}.\n\n"
+                       f"```text\n{example}\n```\n")
+    return "\n".join(out)
+
+
 def write_pages(docs: Path) -> list[Path]:
-    """Write both pages into `docs/reference/`; return their paths."""
+    """Write the pages into `docs/reference/`; return their paths."""
     written = []
-    for name, make in (("config.md", config_page), ("cli.md", cli_page)):
+    for name, make in (("config.md", config_page), ("cli.md", cli_page),
+                       ("messages.md", messages_page)):
         path = docs / "reference" / name
         text = make()
         if not path.exists() or path.read_text() != text:

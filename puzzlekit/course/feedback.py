@@ -8,7 +8,7 @@ them. `StripHiddenTests` is a preprocessor for ``GenerateFeedback`` that
 2. when the failure came from a hidden line, replaces that cell's traceback by a sentence
    that says a hidden test failed and which property (the first line of its message,
    unless that quotes a hidden line), keeping the boards the failing check drew; a limit
-   of the grader (`puzzlekit.testcells.messages.GRADER_LIMIT`) is said as it is, not as a failure
+   of the grader (`puzzlekit.testcells.catalogue.GRADER_LIMIT`) is said as it is, not as a failure
    of the student's code;
 3. removes from the other tracebacks the lines of the hidden block (by their line number
    in the test cell's frame) and any other line that quotes a hidden line.
@@ -25,17 +25,10 @@ from typing import Any
 from nbconvert.preprocessors import Preprocessor
 from traitlets import Bool
 
-from ..testcells.messages import GRADER_LIMIT, error_output, plain
+from ..testcells.catalogue import GRADER_LIMIT, HIDDEN_FAILED, HIDDEN_FAILED_ON, HIDDEN_PLACEHOLDER
+from ..testcells.messages import error_output, plain
 
 BEGIN, END = "### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS"
-PLACEHOLDER = "# (hidden tests ran here: they check more cases and are not shown)"
-HIDDEN_FAILED = ("one of the hidden tests failed.\nThey try more cases than the visible "
-                 "tests (other boards, other positions of the blank):\ncheck that your code "
-                 "works for every case the exercise describes.")
-HIDDEN_FAILED_ON = ("a hidden test failed: {what}\nThe hidden tests try more cases than the "
-                    "visible ones: check that your code\nworks for every case the exercise "
-                    "describes.")
-
 _CELL_LINE = re.compile(r"(?:Cell In\s*\[([^\]]*)\]|Input In\s*\[([^\]]*)\]"
                         r"|<ipython-input-(\d+)-[^>]*>),?\s*line (\d+)")
 _NUMBERED = re.compile(r"^\s*(?:-*>\s*)?(\d+)\s")
@@ -56,7 +49,7 @@ def split_hidden(source: str) -> tuple[str, set[int], list[str]]:
             inside = True
             numbers.add(n)
             indent = line[:len(line) - len(line.lstrip())]
-            kept.append(indent + PLACEHOLDER)
+            kept.append(indent + HIDDEN_PLACEHOLDER)
         elif marker == END and inside:
             inside = False
             numbers.add(n)

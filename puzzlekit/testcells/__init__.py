@@ -47,7 +47,7 @@ from ..puzzle.solvability import is_solvable
 from ..puzzle.text import board_str
 from ..visuals.display import board_html, diff_html
 from .diagnose import diagnose_move, diagnose_neighbours, diagnose_path, diagnose_search
-from . import budget, instrument, runner
+from . import budget, catalogue, instrument, runner
 from .cases import Cases
 from .instrument import ExpansionLimit, Recorder, counted
 from .see import see_search
@@ -193,21 +193,20 @@ def _none_words(what: str, S: State | None = None, G: State | None = None) -> st
         kind = return_kind(func)
     moves = _moves_away(S, G) if S is not None and G is not None else None
     if moves is not None and kind is not None:  # its code has a `return`: it gave up here
-        away = ("the goal can be reached from it" if moves < 0 else
-                "0 moves from the goal: it is the goal itself" if moves == 0 else
-                f"{moves} move{'s' if moves != 1 else ''} from the goal")
-        return f"it returned None: it found no path from this board ({away})"
+        away = (catalogue.REACHABLE if moves < 0 else catalogue.IS_THE_GOAL if moves == 0
+                else catalogue.MOVES_AWAY.format(moves=moves, s="s" if moves != 1 else ""))
+        return catalogue.NO_PATH_FOUND.format(away=away)
     if moves is not None:                       # its code unseen: only what was seen
-        board = ("a board from which the goal can be reached" if moves < 0 else
-                 "a board 0 moves from the goal, the goal itself" if moves == 0 else
-                 f"a board {moves} move{'s' if moves != 1 else ''} from the goal")
-        return f"it returned None for {board}"
+        board = (catalogue.A_REACHABLE_BOARD if moves < 0 else
+                 catalogue.A_GOAL_BOARD if moves == 0 else
+                 catalogue.A_BOARD_AWAY.format(moves=moves, s="s" if moves != 1 else ""))
+        return catalogue.RETURNED_NONE_FOR.format(board=board)
     if S is not None:
-        return "it returned None"
+        return str(catalogue.RETURNED_NONE)
     if found is not None and kind is not None:
-        have = "returns a value elsewhere" if kind == "returns a value" else "has a `return`"
-        return (f"(`{found[0]}` returned None here; it {have}: which `return`, or the end "
-                f"of the function, did it reach for this case?)")
+        have = (catalogue.RETURNS_ELSEWHERE if kind == "returns a value"
+                else catalogue.HAS_A_RETURN)
+        return catalogue.WHICH_RETURN.format(name=found[0], have=have)
     return None
 
 
@@ -232,17 +231,17 @@ def assert_board_equal(got: object, expected: object, *, what: str = "the board"
     _show_html(_diff_html(want, have, got))
     if got is None:
         hint = _none_words(what)
-        raise AssertionError(f"{what} should be the board\n{board_str(want)}\n"
-                             f"but it is None, nothing." + (f" {hint}" if hint else ""))
+        raise AssertionError(catalogue.BOARD_IS_NONE.format(what=what, want=board_str(want))
+                             + (f" {hint}" if hint else ""))
     before = as_board(start) if start is not None else None
     if have is None:
         grid = _grid(got)   # rows of tiles that break a rule: a tile twice, no blank
         why = diagnose_move(before, grid, want) if before and grid else None
         head = f"{what}: {why}\nit" if why else what
-        raise AssertionError(f"{head} should be the board\n{board_str(want)}\n"
-                             f"but it is {got!r:.200}, which is not a board")
+        raise AssertionError(catalogue.NOT_A_BOARD.format(head=head, want=board_str(want),
+                                                          got=f"{got!r:.200}"))
     why = (diagnose_move(before, have, want) if before is not None else None) or why
-    head = f"{what}: {why}" if why else f"{what} is not the expected board"
+    head = f"{what}: {why}" if why else catalogue.NOT_THE_BOARD.format(what=what)
     raise AssertionError(f"{head}:\n{side_by_side(want, have)}" if not why
                          else f"{head}\n{side_by_side(want, have)}")
 
@@ -360,8 +359,8 @@ def assert_solution(start: object, goal: object, path_or_moves: object, *,
             try:
                 seq = list(seq)  # type: ignore[call-overload]
             except TypeError:
-                raise AssertionError(f"{what} should be a list of states or a string of "
-                                     f"moves, got {type(seq).__name__}") from None
+                raise AssertionError(catalogue.NOT_A_SEQUENCE.format(
+                    what=what, kind=type(seq).__name__)) from None
         if seq and not isinstance(seq[0], str):
             seq = [_path_board(x, S) for x in seq]
     try:
@@ -380,8 +379,8 @@ def assert_solution(start: object, goal: object, path_or_moves: object, *,
             partly(partial, f"{what} is right, but {why}")
     if optimal_length is not None and verdict.length != optimal_length:
         more = "longer" if verdict.length > optimal_length else "shorter (impossible!)"
-        message = (f"{what} has {verdict.length} moves, but the shortest solution has "
-                   f"{optimal_length}: yours is {more}")
+        message = catalogue.NOT_SHORTEST.format(what=what, length=verdict.length,
+                                                best=optimal_length, more=more)
         why = diagnose_search(S, searched.record, kind) if searched is not None else None
         why = why or hint
         message += f"\nwhy: {why}" if why else ""
@@ -492,9 +491,7 @@ def _forbidden_call(name: str) -> AssertionError:
     """Record a call of a forbidden reference; the error to raise in the student's code."""
     for calls in _CALLS:
         calls.append(name)
-    return AssertionError(mistake("used-the-reference", f"your code called puzzlekit's "
-                                  f"ready-made {name};\nthis exercise asks you to write it "
-                                  f"yourself"))
+    return AssertionError(mistake("used-the-reference", catalogue.FORBIDDEN.format(name=name)))
 
 
 @functools.lru_cache(maxsize=64)   # the same few tuples of names, once per call of the tests
@@ -613,9 +610,7 @@ def forbid_reference(*names: str) -> Iterator[None]:
     with forbidding(*names) as calls:
         yield
     if calls:
-        raise AssertionError(mistake("used-the-reference", f"your code called puzzlekit's "
-                                     f"ready-made {calls[0]}; this exercise asks you to "
-                                     f"write it yourself"))
+        raise AssertionError(mistake("used-the-reference", catalogue.FORBIDDEN.format(name=calls[0])))
 
 
 # ---------------------------------------------------------------------------
@@ -719,9 +714,9 @@ def example(func: Callable[..., T], *args: Any, successors: str | None = None,
             return run_with_timeout(seconds, func, *call)
     except NotImplementedError:
         if reference is None:
-            print(f"({name} is not written yet: nothing to show.)")
+            print(catalogue.NOT_WRITTEN_NOTHING.format(name=name))
             return None
-        print(f"({name} is not written yet, so here is puzzlekit's answer.)")
+        print(catalogue.NOT_WRITTEN_REFERENCE.format(name=name))
         return reference(*args)
 
 
@@ -746,12 +741,11 @@ def assert_prints_path(func: Callable[..., object], board: Sequence[object], mov
     got_numbers = [int(x) for x in re.findall(r"\d+", text) if int(x)]
     if got_numbers != want_numbers:
         boards = len(path)
-        raise AssertionError(f"{what} should print {boards} board{'s' * (boards != 1)} "
-                             f"({len(moves)} move{'s' * (len(moves) != 1)}), but the numbers "
-                             f"printed are not those of the boards along the moves. It printed:"
-                             f"\n{text[:1500]}")
+        raise AssertionError(catalogue.PRINTS_OTHER_BOARDS.format(
+            what=what, boards=boards, s="s" * (boards != 1), moves=len(moves),
+            ms="s" * (len(moves) != 1), text=text[:1500]))
     letters = "".join(re.findall(r"\b[UDLR]\b", text))
-    assert_equal(letters, moves, f"the move letters {what} prints between the boards")
+    assert_equal(letters, moves, catalogue.MOVE_LETTERS.format(what=what))
 
 
 # In a notebook, errors say what to do and test cells' results are kept for `summary`.

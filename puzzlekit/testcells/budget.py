@@ -28,6 +28,8 @@ import traceback
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from .catalogue import (ASKED_AGAIN, BROWSER_CLOCK, COMPUTED_ONLY, ON_THE_PAGES_CLOCK,
+                        TOO_SLOW, WAITED)
 from .instrument import Record
 from .mistakes import Diagnosis, mistake
 
@@ -55,21 +57,17 @@ def too_slow(name: str, seconds: float) -> Diagnosis:
     browser they say what `within` counted there: the page's clock, `BROWSER_SLACK`
     times as long."""
     if sys.platform == "emscripten":
-        return mistake("too-slow", f"{name} did not finish within "
-                       f"{_seconds(seconds * BROWSER_SLACK)} on the page's clock and was "
-                       f"stopped (a browser gives no computing time: its clock counts, "
-                       f"{BROWSER_SLACK:g} times the {_seconds(seconds)} of computing time "
-                       f"in JupyterLab).")
-    return mistake("too-slow", f"{name} did not finish within {_seconds(seconds)} of "
-                   f"computing time and was stopped.")
+        return mistake("too-slow", TOO_SLOW.format(
+            name=name, seconds=ON_THE_PAGES_CLOCK.format(seconds=_seconds(seconds * BROWSER_SLACK)))
+            + BROWSER_CLOCK.format(slack=BROWSER_SLACK, computing=_seconds(seconds)))
+    return mistake("too-slow", TOO_SLOW.format(
+        name=name, seconds=f"{_seconds(seconds)} of computing time"))
 
 
 def waited(name: str, seconds: float, cpu: float | None) -> Diagnosis:
     """The words for a call stopped by the backstop: it waited rather than computed."""
-    used = "" if cpu is None else f", though it computed for only {cpu:.1f} s"
-    return mistake("too-slow", f"{name} was stopped after {_seconds(seconds)} on the "
-                   f"clock{used}:\nis it waiting for something (input(), time.sleep, "
-                   f"a lock)?")
+    used = "" if cpu is None else COMPUTED_ONLY.format(cpu=cpu)
+    return mistake("too-slow", WAITED.format(name=name, seconds=_seconds(seconds), used=used))
 
 
 def repeats(record: Record | None) -> str:
@@ -77,9 +75,8 @@ def repeats(record: Record | None) -> str:
     not): the evidence for "a missing visited set"."""
     if record is None or record.most_times < 3 or record.distinct >= record.calls:
         return ""
-    return "\n" + mistake("no-visited-set", f"It asked for the next states of one board "
-                          f"{record.most_times:,} times ({record.calls:,} calls for "
-                          f"{record.distinct:,} different boards): a missing visited set?")
+    return "\n" + mistake("no-visited-set", ASKED_AGAIN.format(
+        most=record.most_times, calls=record.calls, distinct=record.distinct))
 
 
 class TimeUp(BaseException):

@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Iterator
 
+from .catalogue import ASSUMES_SIZE, SEEN_AFTER_3X3, SEEN_FAILED
 from .messages import explain, partly, withdraw
 from .mistakes import made, mistake, shown
 
@@ -75,10 +76,9 @@ class Cases:
             own = str(e).strip() or type(e).__name__
             if type(e).__name__ != "AssertionError":
                 own = f"{type(e).__name__}: {own}"
-            seen = ("right on the 3×3 boards before, but not on this" if after_3x3 else
-                    "your code failed on this")
-            return mistake("assumes-3x3", f"{what}: {seen} {rows}×{cols} board: does your "
-                           f"code assume {shape} board ({fixed})?\n{own}")
+            seen = SEEN_AFTER_3X3 if after_3x3 else SEEN_FAILED
+            return mistake("assumes-3x3", ASSUMES_SIZE.format(
+                what=what, seen=seen, rows=rows, cols=cols, shape=shape, fixed=fixed, own=own))
         words = (explain(e) or str(e) or type(e).__name__).strip()
         return words if words.startswith(what) else f"{what}: {words}"
 

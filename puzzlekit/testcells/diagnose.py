@@ -42,6 +42,7 @@ from ..puzzle.exact import distances_from
 from ..puzzle.heuristics import conflict_pairs, hamming, linear_conflict, manhattan
 from ..puzzle.moves import check_solution, path_to_moves
 from ..puzzle.scrambles import shuffle_pos
+from .catalogue import EXPANDED_AGAIN, KEEP_VISITED, STALE_ENTRY
 from .instrument import Record
 from .mistakes import Diagnosis, mistake
 
@@ -278,13 +279,10 @@ def diagnose_search(start: State, record: Record,
     if kind != "iterative" and record.most_times > 1:
         board = _as_state(record.most, start)
         shown = f" (one board, {_flat_text(board)}, {record.most_times:,} times)" if board else ""
-        advice = ("A board can wait in the queue several times, at several costs: when "
-                  "one comes out at a higher cost than its best, skip it (a stale entry)"
-                  if kind == "cheapest-first" else "Keep a set of the boards already seen "
-                  "and skip a next state that is in it")
+        advice = STALE_ENTRY if kind == "cheapest-first" else KEEP_VISITED
         return mistake("no-stale-check" if kind == "cheapest-first" else "no-visited-set",
-                       f"it expanded some boards more than once{shown}: {record.calls:,} "
-                       f"calls for {record.distinct:,} different boards. {advice}",
+                       EXPANDED_AGAIN.format(shown=shown, calls=record.calls,
+                                             distinct=record.distinct, advice=advice),
                        start=start)
     for a, b, c in zip(boards, boards[1:], boards[2:]):
         if a is not None and b is not None and a == c and _adjacent(a, b):

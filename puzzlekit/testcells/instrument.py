@@ -28,6 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from .catalogue import ASKED_MOST, CALLED_AGAIN, TOO_MANY_CALLS
 from .mistakes import mistake
 
 #: How many of the first calls a record keeps, in order.
@@ -150,14 +151,11 @@ def _hashable(board: Any) -> Any:
 def limit_message(name: str, rec: Record) -> str:
     """Why a recorder stopped the search: the same boards, asked about again and again."""
     if rec.distinct * 2 > rec.calls:
-        return (f"the search called {name} {rec.calls:,} times, more than a search needs "
-                f"on this board")
-    again = (f"; the board it asked about most, {rec.most_times:,} times, was {rec.most}"
+        return TOO_MANY_CALLS.format(name=name, calls=rec.calls)
+    again = (ASKED_MOST.format(most=rec.most_times, board=rec.most)
              if rec.most_times > 1 else "")
-    return mistake("no-visited-set", f"the search called {name} {rec.calls:,} times but "
-                   f"there were only {rec.distinct:,} different boards among them{again}: it "
-                   f"expands boards it has already expanded. Keep a set of the boards already "
-                   f"seen, and skip a next state that is in it")
+    return mistake("no-visited-set", CALLED_AGAIN.format(name=name, calls=rec.calls,
+                                                         distinct=rec.distinct, again=again))
 
 
 def counted(func: Callable[..., Any], limit: int | None = None) -> Recorder:

@@ -41,52 +41,42 @@ from ..context import nbgrader_execution
 from ..errors import PuzzleError
 from ..puzzle.board import State, shape
 from ..puzzle.formats import as_state
+from .catalogue import (
+    BEING_GRADED,
+    CALLED_A_BOARD,
+    CREDIT,
+    EARLIER,
+    GRADER_LIMIT,
+    INDEX_SEEN,
+    MORE_CASES,
+    NO_RETURN,
+    NONE_SEEN,
+    NOT_DEFINED,
+    NOT_DEFINED_RAISED,
+    NOT_IMPORTED,
+    NOT_WRITTEN,
+    NOT_WRITTEN_CELL,
+    OTHER_SIZE,
+    PARTLY,
+    PARTLY_GRADED,
+    PASSED,
+    PASSED_GRADED,
+    PASSED_HIDDEN,
+    PAST_THE_EDGE,
+    STATUS_FAILED,
+    STATUS_HIDDEN,
+    STATUS_NOT_RUN,
+    STATUS_NOT_WRITTEN,
+    STATUS_PARTLY,
+    STATUS_PASSED,
+    STUB,
+    SUMMARY_PASS,
+    SUMMARY_POINTS,
+    TOO_DEEP,
+    UNHASHABLE,
+    UNHASHABLE_BUILTIN,
+)
 from .mistakes import mistake
-
-STUB = "raise NotImplementedError()"
-# the first line stays short: a notebook's output area is about 100 characters wide
-NOT_WRITTEN = ("{name} is not written yet: replace\n`" + STUB + "` in its cell with your "
-               "code, run that cell, then this one.")
-NOT_WRITTEN_CELL = ("this exercise is not written yet: replace\n`" + STUB + "` with your "
-                    "code and run the cell again.")
-NOT_DEFINED = ("name '{name}' is not defined yet: the exercise that defines `{name}` is "
-               "above;\nwrite it and run its cell first (Run All runs every cell in order).")
-#: a name puzzlekit gives (the notebook's setup cell imports it): after a restart the setup
-#: cell has not run again
-NOT_IMPORTED = ("name '{name}' is not defined: it comes from puzzlekit, which the setup "
-                "cell at the top of the notebook imports;\nrun that cell again (after a "
-                "restart, Run All runs every cell in order).")
-NOT_DEFINED_RAISED = ("name '{name}' is not defined: its cell raised {error} before defining "
-                      "`{name}`;\nfix that error and run the cell again.")
-#: what a student reads when a test gives their code something the grader cannot send:
-#: the grader's limit, never the student's mistake (`puzzlekit.autograder.judge.judge`, `puzzlekit.course.feedback`)
-GRADER_LIMIT = ("This is a limit of the grader, not a mistake in your code: this test "
-                "gives your code\nsomething the grader cannot send it. Your teacher has been "
-                "told and will look at\nthis test.")
-#: said only when the function's own code was read and has no `return` statement at all
-NO_RETURN = ("(`{name}` has no `return` statement, so it returns None: did it forget to "
-             "`return` its result?)")
-#: what was seen when no function's code says why a value is None
-NONE_SEEN = ("(a value here is None: look at which call gave it; a function gives None "
-             "when it reaches a `return None`, a bare `return` or its end)")
-CALLED_A_BOARD = ("(your code called a board, a tuple or list, as if it were a function: are "
-                  "its\narguments in the order the exercise gives, with the successor "
-                  "function where it says?)")
-PAST_THE_EDGE = ("(a row or column past the edge of the board: check that the blank can move "
-                 "that way before moving it)")
-#: an index error on a board that is not 3×3 (`PAST_THE_EDGE` is for 3×3 boards)
-OTHER_SIZE = ("(on a {rows}×{cols} board: does your code assume a 3×3 board (a fixed 3 or "
-              "range(3))?)")
-#: an index error where no board was seen
-INDEX_SEEN = "(an index past the end of a list or tuple: which index was it, and how long is it?)"
-UNHASHABLE = ("(a class that defines __eq__ needs __hash__ too, built from the same data, "
-              "e.g.\nhash(tuple(self.squares)), to go in a set or be a key of a dict)")
-UNHASHABLE_BUILTIN = ("(a list can change, so it cannot go in a set or be a key of a dict: "
-                      "a board is a\ntuple of tuples; turn a list of lists back with "
-                      "tupleOfTuples before returning it)")
-TOO_DEEP = ("(a function called itself about {depth:,} deep, Python's limit: a search that "
-            "goes\nthousands of moves deep needs a loop and a stack (a list) instead of "
-            "recursion)")
 
 #: The label of an exercise's test cell in the summary: "findZero" for `passed("findZero")`.
 _PASSED_CALL = re.compile(r"""^\s*passed\(\s*["']([^"']+)["']\s*(,\s*hidden\s*=\s*True)?""",
@@ -610,9 +600,6 @@ def note(why: str | None) -> None:
         _notes.append(why)
 
 
-#: How a diagnosis found earlier in a failing cell begins its line (the feedback keeps a
-#: hidden test's lines that begin with "why": `puzzlekit.course.feedback`)
-EARLIER = "why (seen before this failure): "
 #: the longest an earlier diagnosis's line may be (the feedback drops longer lines)
 _EARLIER_WIDTH = 360
 
@@ -669,7 +656,7 @@ def take_partial() -> tuple[float, str] | None:
     reasons = list(dict.fromkeys(why for _, why in sorted(_partial, key=lambda a: a[0])))
     _partial.clear()
     more = len(reasons) - 1
-    return points, reasons[0] + (f" (and {more} more case{'s' if more > 1 else ''} like it)"
+    return points, reasons[0] + (MORE_CASES.format(more=more, s="s" if more > 1 else "")
                                  if more else "")
 
 
@@ -686,7 +673,7 @@ class Credit(float):
     cell's score; the notebook shows a sentence."""
 
     def _repr_html_(self) -> str:
-        return f"<b>partial credit: {self:g} point{'' if self == 1 else 's'}</b>"
+        return f"<b>{CREDIT.format(points=self, s='' if self == 1 else 's')}</b>"
 
 
 def _points(points: float) -> str:
@@ -704,23 +691,21 @@ def passed(label: str, hidden: bool = False) -> Credit | None:
     if award is not None:
         points, why = award
         if _grading():
-            print(_wrapped(f"◐ {label}: partly right, {_points(points)}: {why}"))
+            print(_wrapped(PARTLY_GRADED.format(label=label, points=_points(points), why=why)))
             _awarded.append(points)
             return Credit(points)
-        raise PartlyRight(_wrapped(f"partly right, worth {_points(points)} when graded: "
-                                   f"{why}"), points)
+        raise PartlyRight(_wrapped(PARTLY.format(points=_points(points), why=why)), points)
     if _grading():
-        print(f"✔ {label}: all tests passed")
+        print(PASSED_GRADED.format(label=label))
     elif hidden:
-        print(f"· {label}: its tests are hidden; they run when your notebook is graded")
+        print(PASSED_HIDDEN.format(label=label))
     else:
-        print(f"✔ {label}: the tests above pass (more run when your notebook is graded)")
+        print(PASSED.format(label=label))
     return None
 
 
-_MARK = {"passed": "✔ passed", "failed": "✘ failed", "not written": "✎ not written yet",
-         "partly right": "◐ partly right",
-         "not run": "· not run yet", "hidden": "· tested when graded (hidden tests)"}
+_MARK = {"passed": STATUS_PASSED, "failed": STATUS_FAILED, "not written": STATUS_NOT_WRITTEN,
+         "partly right": STATUS_PARTLY, "not run": STATUS_NOT_RUN, "hidden": STATUS_HIDDEN}
 _COLOUR = {"passed": "#1a7f37", "failed": "#cf222e", "not written": "#9a6700",
            "partly right": "#bc4c00",
            "not run": "#57606a", "hidden": "#57606a"}
@@ -743,8 +728,8 @@ class Summary:
         total = sum(p for _, p, _, _ in self.rows)
         exercises = f"{self.counts().get('passed', 0)} of {len(self.rows)} exercises"
         if not total:       # no points given: the instructor's source notebook
-            return f"{exercises} pass"
-        return f"{done:g} of {total:g} points' worth of tests pass ({exercises})"
+            return SUMMARY_PASS.format(exercises=exercises)
+        return SUMMARY_POINTS.format(done=done, total=total, exercises=exercises)
 
     def __str__(self) -> str:
         width = max((len(label) for label, *_ in self.rows), default=0)
@@ -781,8 +766,7 @@ def summary(points: Mapping[str, int | float] | None = None) -> Summary | str:
     where the scores are instead.
     """
     if _grading():
-        return ("Your notebook is being graded: the score of each exercise is shown at its "
-                "test cell\nand in the feedback.")
+        return str(BEING_GRADED)
     if points is None:
         points = {label: 0 for label in results}
     rows = []

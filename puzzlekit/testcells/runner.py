@@ -21,6 +21,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from . import budget, instrument
+from .catalogue import SEEN_EASIER
 from .instrument import Recorder
 from .messages import notes
 from .session import KernelStopped
@@ -59,7 +60,7 @@ def why_seen() -> str:
     """The notes of the cell running now, as the reason a test adds to its time limit
     ("" when there are none)."""
     found = notes()
-    return "\nwhy (seen on an easier board): " + "; ".join(found) if found else ""
+    return SEEN_EASIER.format(why="; ".join(found)) if found else ""
 
 
 def too_slow(name: str, seconds: float) -> str:

@@ -16,6 +16,7 @@ from walled_notebooks import errors, notebook, run  # noqa: E402,F401
 from puzzlekit.autograder.judge.autograde import (  # noqa: E402
     KERNEL_DIED,
     KERNEL_HUNG,
+    RESTARTED_AND_REPLAYED,
     WalledExecute,
     with_walled_execute,
 )
@@ -29,7 +30,8 @@ def test_a_dead_kernel_costs_only_its_cell(run):
     assert first[0].text == "42\n"
     assert killer[-1].ename == "KernelDied"
     assert killer[-1].evalue == KERNEL_DIED.format(
-        how=": it ended with exit status 1, as a call of os._exit(1) would")
+        what="this cell", how=": it ended with exit status 1, as a call of os._exit(1) would",
+        restarted=RESTARTED_AND_REPLAYED)
     assert after[0].text == "42\n"       # replayed, then run in the fresh kernel
 
 

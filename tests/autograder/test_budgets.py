@@ -13,6 +13,14 @@ pytest.importorskip("nbgrader")
 
 from walled_notebooks import errors, notebook, run, text  # noqa: E402,F401
 
+from puzzlekit.testcells.catalogue import (  # noqa: E402
+    CPU_BUDGET,
+    NOT_RUN_CPU,
+    NOT_RUN_TIME,
+    OUT_OF_CPU,
+    OUT_OF_TIME,
+)
+
 pytestmark = pytest.mark.nbgrader
 
 
@@ -23,9 +31,9 @@ def test_sleeping_cells_stop_at_the_notebook_time_and_the_rest_is_not_run(run):
     assert names[0] == [] and names[1] == []
     stopped = next(i for i, n in enumerate(names) if "NotebookTimeout" in n)
     assert 2 <= stopped <= 5
+    assert ("NotebookTimeout", OUT_OF_TIME.format(seconds=4)) in errors(cells[stopped])
     for later in cells[stopped + 1:]:
-        assert errors(later)[0][0] == "NotebookTimeout"
-        assert "used up the time the grader gives one notebook (4 s)" in errors(later)[0][1]
+        assert errors(later)[0] == ("NotebookTimeout", NOT_RUN_TIME.format(seconds=4))
 
 
 def test_replays_after_kernel_deaths_count_towards_the_notebook_time(run):
@@ -176,8 +184,9 @@ def test_cells_past_the_models_computing_time_are_not_run(graded, tmp_path):
     stopped = next(i for i, n in enumerate(names) if "NotebookTimeout" in n)
     assert 2 <= stopped <= 4, names
     said = [e[1] for c in cells[stopped:] for e in errors(c) if e[0] == "NotebookTimeout"]
-    assert all("computing time the grader gives it (1 s of computing time: 2 times what "
-               "the model solution used (0.5 s)" in s for s in said), said
+    words = CPU_BUDGET.format(seconds=1, factor=2, model=0.5, floor=0.5)
+    assert said[0] == OUT_OF_CPU.format(budget=words), said
+    assert all(s == NOT_RUN_CPU.format(budget=words) for s in said[1:]), said
     assert names[-1] == ["NotebookTimeout"]
 
 

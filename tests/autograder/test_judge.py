@@ -29,6 +29,7 @@ from puzzlekit.autograder.judge.judge import (
 )
 from puzzlekit.autograder.kernel import agent
 from puzzlekit.errors import PuzzleError
+from puzzlekit.testcells.catalogue import NOTEBOOK_TIME
 
 
 class InProcess:
@@ -492,7 +493,7 @@ def test_a_notebook_whose_time_is_up_stops_its_tests(tmp_path):
     judge.run_given(GIVEN, 1)       # while there was time (a busy machine may need it)
     judge.notebook_deadline, judge.notebook_seconds = time.monotonic() - 1, 90
     errors = [o for o in judge.run_test(TEST, 2) if o["output_type"] == "error"]
-    assert "used up the time the grader gives one notebook (90 s)" in errors[-1]["evalue"]
+    assert NOTEBOOK_TIME.format(seconds=90) in errors[-1]["evalue"]
 
 
 def test_a_search_that_rewrites_its_cost_table_prices_nothing(tmp_path):

@@ -8,12 +8,12 @@ from nbformat.v4 import new_code_cell, new_output  # noqa: E402
 
 from puzzlekit.course.feedback import (  # noqa: E402
     HIDDEN_FAILED,
-    PLACEHOLDER,
     StripHiddenTests,
     failing_lines,
     shorten,
     split_hidden,
 )
+from puzzlekit.testcells.catalogue import HIDDEN_PLACEHOLDER  # noqa: E402
 
 SOURCE = """assert_equal(findZero(start), (0, 1), "findZero(start)")
 ### BEGIN HIDDEN TESTS
@@ -38,7 +38,7 @@ def run(cell):
 
 def test_split_hidden_keeps_the_visible_lines_and_numbers_the_hidden_ones():
     visible, numbers, snippets = split_hidden(SOURCE)
-    assert "secret corner case" not in visible and PLACEHOLDER in visible
+    assert "secret corner case" not in visible and HIDDEN_PLACEHOLDER in visible
     assert visible.splitlines()[0] == SOURCE.splitlines()[0]
     assert numbers == {2, 3, 4}
     assert snippets == [SOURCE.splitlines()[2]]

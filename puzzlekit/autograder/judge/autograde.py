@@ -58,6 +58,25 @@ from nbgrader.preprocessors import Execute  # type: ignore[import-untyped]
 from traitlets import Bool, Float, Integer, Unicode
 
 from ...testcells.budget import backstop
+from ...testcells.catalogue import (
+    CELL_TOO_LONG,
+    CELL_WAITED,
+    CPU_BUDGET,
+    KERNEL_DIED,
+    KERNEL_HUNG,
+    NO_INPUT,
+    NO_LANDLOCK,
+    NO_WALL,
+    NOT_RUN,
+    NOT_RUN_CPU,
+    NOT_RUN_TIME,
+    OUT_OF_CPU,
+    OUT_OF_TIME,
+    OUTPUT_CUT,
+    REPLY_TOO_BIG,
+    RESTARTED_AND_REPLAYED,
+    WALL_SWITCHED_OFF,
+)
 from ...testcells.messages import error_line, error_output
 from .. import wire
 from ..kernel.agent import REPLY, REQUEST
@@ -68,36 +87,6 @@ from .cell_budget import CellBudget
 from .kernel_clock import KernelClock
 from .kernel_end import clause, ended_words
 from .plainfiles import copy_plain_tree, ignore_names
-
-#: {how}: what was seen of how it ended (`kernel_end.ended_words`), or nothing
-KERNEL_DIED = ("the Python kernel stopped while running this cell{how}.\nThe kernel was "
-               "restarted and the cells before this one were run again; the cells after it "
-               "were graded as usual.")
-CELL_TOO_LONG = ("this cell computed for {seconds:g} s and was stopped; the cells after "
-                 "it were graded as usual.")
-CELL_WAITED = ("this cell was stopped after {seconds:g} seconds on the clock, though it "
-               "computed for only {cpu:.1f} s:\nis it waiting for something (input(), "
-               "time.sleep, a lock)? The cells after it were graded as usual.")
-KERNEL_HUNG = ("this cell ran too long and did not stop when interrupted, so its kernel "
-               "was stopped.\nThe kernel was restarted and the cells before this one were "
-               "run again; the cells after it were graded as usual.")
-NOT_RUN = ("not run: the kernel stopped too often in earlier cells ({restarts} restarts), "
-           "so grading stopped here.")
-CPU_BUDGET = ("{seconds:g} s of computing time: {factor:g} times what the model solution "
-              "used ({model:.1f} s), and at least {floor:g} s")
-NOT_RUN_CPU = ("not run: this notebook used up the computing time the grader gives it "
-               "({budget}) in the cells before, so grading stopped here.")
-OUT_OF_CPU = ("this notebook used up the computing time the grader gives it ({budget}) "
-              "while this cell ran: the cells after it are not run.")
-NOT_RUN_TIME = ("not run: this notebook used up the time the grader gives one notebook "
-                "({seconds:g} s) in the cells before, so grading stopped here.")
-OUT_OF_TIME = ("this notebook used up the time the grader gives one notebook ({seconds:g} s) "
-               "while this cell ran: it was stopped, and the cells after it are not run.")
-OUTPUT_CUT = ("[output cut: this cell displayed more than {limit} (the most one {what} may "
-              "show while it is graded); the rest of its output is left out]\n")
-NO_WALL = ("puzzlekit: no wall around the students' code on this machine ({why}): their "
-           "code runs with the grader's rights and can read and change the course folder. "
-           "See the guide: docs/explanation/wall.md.")
 
 _warned: list[str] = []
 
@@ -506,13 +495,13 @@ class WalledExecute(Execute):
 
     def _wall_prefix(self) -> list[str]:
         if not self.wall:
-            _warn_once(self.log, NO_WALL.format(why="switched off in nbgrader_config.py"))
+            _warn_once(self.log, NO_WALL.format(why=WALL_SWITCHED_OFF))
             return []
         try:     # the wall needs POSIX (`resource`): elsewhere the grader warns instead
             from ..wall import WallConfig, parse_size, status, wall_argv
             state = status()
             if not state.landlock_abi:
-                _warn_once(self.log, NO_WALL.format(why="this kernel has no Landlock"))
+                _warn_once(self.log, NO_WALL.format(why=NO_LANDLOCK))
             config = WallConfig(memory=parse_size(self.memory_limit),
                                 processes=self.process_limit,
                                 file_size=parse_size(self.file_size_limit),
@@ -681,7 +670,9 @@ class WalledExecute(Execute):
             fatal = True
             cell.outputs = list(cell.get("outputs", [])) + ([error_output(
                 "KernelStopped", KERNEL_HUNG)] if spend.hung else [error_output(
-                    "KernelDied", KERNEL_DIED.format(how=clause(self.kernel_end())))])
+                    "KernelDied", KERNEL_DIED.format(
+                        what="this cell", how=clause(self.kernel_end()),
+                        restarted=RESTARTED_AND_REPLAYED))])
             self.log.warning("The kernel died in cell %d; restarting it. Its last words:\n%s",
                              index, self._kernel_log_tail())
             self._recover()
@@ -883,12 +874,10 @@ class WalledExecute(Execute):
         if spent is not None:
             return json.dumps({"error": {"ename": "ValueError", "evalue": spent["fault"]}})
         if len(prompt) > self.max_reply_bytes > 0:
-            return json.dumps({"error": {"ename": "ValueError", "evalue": (
-                f"{_mb(len(prompt))} of data; the grader takes at most "
-                f"{_mb(self.max_reply_bytes)} from one call")}})
+            return json.dumps({"error": {"ename": "ValueError", "evalue": REPLY_TOO_BIG.format(
+                size=_mb(len(prompt)), most=_mb(self.max_reply_bytes))}})
         if answer is None:
-            return json.dumps({"error": {"ename": "RuntimeError", "evalue": (
-                "input() cannot be answered while a notebook is graded")}})
+            return json.dumps({"error": {"ename": "RuntimeError", "evalue": str(NO_INPUT)}})
         return answer(prompt)
 
     def _next(self, client: Any, deadline: float,
@@ -957,8 +946,8 @@ class WalledExecute(Execute):
                     return spent
                 if len(prompt) > self.max_reply_bytes > 0:
                     return {"ok": False, "too_big": True,
-                            "fault": f"{_mb(len(prompt))} of data; the grader takes at "
-                                     f"most {_mb(self.max_reply_bytes)} from one call"}
+                            "fault": REPLY_TOO_BIG.format(
+                                size=_mb(len(prompt)), most=_mb(self.max_reply_bytes))}
                 return prompt
 
     def _install_agent(self) -> None:
@@ -1008,8 +997,8 @@ class WalledExecute(Execute):
             return spent
         if size > self.max_reply_bytes > 0:
             return {"ok": False, "too_big": True,
-                    "fault": f"{_mb(size)} of data; the grader takes at most "
-                             f"{_mb(self.max_reply_bytes)} from one call"}
+                    "fault": REPLY_TOO_BIG.format(size=_mb(size),
+                                                  most=_mb(self.max_reply_bytes))}
         try:
             answer = json.loads(bytes(buffers[0]))
         except (ValueError, RecursionError):

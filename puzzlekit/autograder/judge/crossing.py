@@ -18,6 +18,7 @@ import types
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from ...testcells.catalogue import NO_INPUT
 from .. import wire
 
 
@@ -119,7 +120,6 @@ def is_mutable(value: object) -> bool:
 
 #: what an input request of the agent's own starts with (`puzzlekit.autograder.kernel.agent.ASK`)
 ASK = "\x00puzzlekit:"
-NO_INPUT = "input() cannot be answered while a notebook is graded"
 
 #: what the student's code may do with an object of the test (`_answer_question`)
 TEST_OPERATIONS: dict[str, Callable[[Any, Any], Any]] = {

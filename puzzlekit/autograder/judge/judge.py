@@ -135,9 +135,28 @@ from ...errors import PuzzleError
 from ...testcells import budget
 from ...testcells.diagnose import random_state_problem
 from ...testcells.instrument import Recorder, limit_message
-from ...testcells.messages import (
-    GRADER_LIMIT,
+from ...testcells.catalogue import (
+    BAD_RANDOM,
+    CANNOT_READ,
+    COULD_NOT_RUN,
+    FAILED_IN_KERNEL,
+    FORBIDDEN,
+    GRADER_CANNOT,
+    GRADER_MEMORY,
+    JUDGE_TOO_LONG,
+    KERNEL_DIED,
+    LENGTH_TOO_BIG,
     NOT_WRITTEN,
+    NOTEBOOK_DATA,
+    NOTEBOOK_TIME,
+    RESTARTED_FOR_TESTS,
+    STOP_ITERATION,
+    TEST_FUNCTION_TOO_LONG,
+    TOO_BIG,
+    TOO_SLOW,
+    UNREADABLE_FAILURE,
+)
+from ...testcells.messages import (
     RETURN_KINDS,
     Credit,
     earlier_words,
@@ -189,22 +208,7 @@ from .handles import (
     terms_of,
 )
 from .kernel_end import clause
-from .verdict_words import (
-    BAD_RANDOM,
-    FORBIDDEN,
-    GRADER_CANNOT,
-    GRADER_MEMORY,
-    JUDGE_TOO_LONG,
-    KERNEL_DIED,
-    LENGTH_TOO_BIG,
-    NOTEBOOK_DATA,
-    NOTEBOOK_TIME,
-    TEST_FUNCTION_TOO_LONG,
-    TOO_BIG,
-    TOO_LONG,
-    WIDTH,
-    explain_limit,
-)
+from .verdict_words import WIDTH, explain_limit
 from .watchdog import JudgeTimeout, Watchdog
 
 
@@ -509,7 +513,7 @@ class Judge:
                 outputs.append(self._error_output(failure))
             except Exception:       # its text cannot be written: the cell fails all the same
                 outputs.append(self._error_output(AssertionError(
-                    f"{type(failure).__name__} (the grader could not read its message)")))
+                    UNREADABLE_FAILURE.format(ename=type(failure).__name__))))
         else:
             # partial credit: nbgrader takes a number as the cell's value for its score
             leftover = take_partial()
@@ -674,7 +678,7 @@ class Judge:
                 mine = cpu_before + spent.cpu_left
                 cpu_deadline = mine if cpu_deadline is None else min(cpu_deadline, mine)
         if timeout <= 0:
-            raise CallTimeout(mistake("too-slow", TOO_LONG.format(name=name, seconds=0)))
+            raise CallTimeout(mistake("too-slow", TOO_SLOW.format(name=name, seconds="0 seconds")))
         started = time.monotonic()
         try:
             watchdog = self._watchdog
@@ -696,13 +700,14 @@ class Judge:
                 raise self._budget_spent(spent_now) from None
             if fault.kind in ("timeout", "waited"):
                 self.timed_out = True       # its memory may still be held: see the executor
-                late = CallTimeout(mistake("too-slow", TOO_LONG.format(
-                    name=name, seconds=round(timeout, 1))))
+                late = CallTimeout(mistake("too-slow", TOO_SLOW.format(
+                    name=name, seconds=f"{round(timeout, 1):g} seconds")))
                 late.waited = fault.kind == "waited"
                 raise late from None
             ended = getattr(self.channel, "kernel_end", None)
             how = clause(ended() if callable(ended) else "")
-            raise KernelStopped(KERNEL_DIED.format(name=name, how=how)) from None
+            raise KernelStopped(KERNEL_DIED.format(what=name, how=how,
+                                                  restarted=RESTARTED_FOR_TESTS)) from None
         self._charge(charged, clock, cpu_before, started)
         if type(reply) is dict and reply.get("spent"):
             raise AssertionError(NOTEBOOK_DATA.format(limit=str(reply.get("limit", ""))[:40]))
@@ -712,8 +717,8 @@ class Judge:
             if type(reply) is dict and str(reply.get("fault", "")).startswith("MemoryError"):
                 # the agent itself ran out of the memory the student's call left used
                 raise self.student_error({"ename": "MemoryError", "evalue": ""}, name)
-            raise AssertionError(f"the grader could not run {name} in your kernel"
-                                 f" ({str(reply.get('fault', 'no answer'))[:200]})")
+            raise AssertionError(COULD_NOT_RUN.format(
+                name=name, fault=str(reply.get('fault', 'no answer'))[:200]))
         return reply
 
     @staticmethod
@@ -962,8 +967,7 @@ class Judge:
         except wire.TooBig as e:
             raise AssertionError(TOO_BIG.format(why=e)) from None
         except wire.WireError as e:
-            raise AssertionError(f"your code returned something the grader cannot read: "
-                                 f"{e}") from None
+            raise AssertionError(CANNOT_READ.format(why=e)) from None
 
     def fetch(self, name: str) -> Any:
         """The value of the student's `name` in the kernel (KeyError if it has none): a
@@ -1034,7 +1038,7 @@ class Judge:
         the class `twin` makes from the class chain the kernel reported, with the
         exception's arguments when they were plain data (its text otherwise)."""
         if type(error) is not dict:
-            return AssertionError(f"{name} failed in your kernel")
+            return AssertionError(FAILED_IN_KERNEL.format(name=name))
         ename, evalue = str(error.get("ename", "Exception")), str(error.get("evalue", ""))
         error_dict = error
         limit = explain_limit(ename, evalue, self.limits)
@@ -1048,8 +1052,8 @@ class Judge:
         elif limit is not None:
             evalue, own_words = limit, True
         elif ename == "KeyboardInterrupt":
-            return CallTimeout(mistake("too-slow", TOO_LONG.format(name=name,
-                                                                   seconds=self.call_timeout)))
+            return CallTimeout(mistake("too-slow", TOO_SLOW.format(
+                name=name, seconds=f"{self.call_timeout:g} seconds")))
         elif ename in ("StopIteration", "StopAsyncIteration"):
             # raised by a call, it would end the test's loop around it for good (an
             # all(map(...)) of the test would pass): an error, as in a generator (PEP 479)
@@ -1345,8 +1349,3 @@ def error_lines(error: dict[str, Any]) -> list[str]:
 def _student_repr(self: BaseException) -> str:
     return f"{type(self).__name__}({student_str(self)!r})"
 
-
-#: a student's StopIteration raised by a call, turned into an error
-STOP_ITERATION = ("{name} raised {ename}: outside a generator that ends the loop of "
-                  "whoever called it,\nso the grader counts it as an error (a generator's "
-                  "own return is fine)")

@@ -19,6 +19,8 @@ import contextlib
 import os
 import signal
 
+from ...testcells.catalogue import ENDED_CRASHED, ENDED_EXIT, ENDED_MEMORY, ENDED_SIGNAL
+
 #: where each kind of memory cgroup counts the processes killed for memory
 _OOM_FILES = (("unified", "memory.events"), ("memory", "memory.events"),
               ("memory", "memory.oom_control"))
@@ -56,8 +58,7 @@ def ended_words(status: int | None, groups: dict[str, str] | None = None,
                 memory: str = "the limit") -> str:
     """What was seen of how the kernel ended ('' when nothing was)."""
     if oom_kills(groups or {}) > 0:
-        return (f"it used more memory than a graded notebook may ({memory}), and the "
-                f"system stopped it")
+        return ENDED_MEMORY.format(memory=memory)
     number = signal_of(status)
     if number is not None:
         try:
@@ -65,10 +66,10 @@ def ended_words(status: int | None, groups: dict[str, str] | None = None,
         except ValueError:
             name = f"signal {number}"
         if number == signal.SIGSEGV:
-            return f"it crashed inside Python (signal {number}, {name})"
-        return f"it was stopped by signal {number} ({name})"
+            return ENDED_CRASHED.format(number=number, signal=name)
+        return ENDED_SIGNAL.format(number=number, signal=name)
     if status is not None:
-        return f"it ended with exit status {status}, as a call of os._exit({status}) would"
+        return ENDED_EXIT.format(status=status)
     return ""
 
 

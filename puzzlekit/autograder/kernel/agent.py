@@ -51,6 +51,7 @@ from pathlib import Path
 from typing import Any
 
 from ...testcells import Forbidden, forbidding, sealed_forbidding
+from ...testcells.catalogue import NOT_NOW
 from ...testcells.instrument import Recorder
 from ...testcells.messages import raised_before, return_kind
 from .. import wire
@@ -75,8 +76,6 @@ _asking: list[tuple[Any, Any]] = []
 #: an input request of the agent's own starts with this (a student's ``input()`` does not)
 ASK = "\x00puzzlekit:"
 
-NOT_NOW = ("a function or object of the grader's test can be used only while the test "
-           "runs (not in your own cells, and not kept for later)")
 
 
 class _Callback:

@@ -36,6 +36,8 @@ import types
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from ...testcells.catalogue import REACHED_IN
+
 #: the events refused from a student's code, whatever their arguments
 ALWAYS = frozenset({"gc.get_objects", "gc.get_referrers", "gc.get_referents",
                     "sys.addaudithook", "code.__new__", "sys.setprofile", "sys.settrace"})
@@ -49,8 +51,8 @@ HANDS_OUT_FRAMES = frozenset({"currentframe", "stack", "trace", "getouterframes"
 #: at most this many refusals are kept (a loop of attempts is one finding)
 KEEP = 50
 
-MESSAGE = ("puzzlekit's grader: your code reached into the grader's machinery ({what}) "
-           "while graded; this is not allowed, and your instructor sees that it was tried")
+#: a plain str: the hook formats it with str.format, no code of the kit's in between
+MESSAGE = str(REACHED_IN)
 
 
 def _trusted_roots(kit: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
