@@ -117,8 +117,6 @@ def is_mutable(value: object) -> bool:
     return np is not None and type(value) is np.ndarray
 
 
-#: what an input request of the agent's own starts with (`puzzlekit.autograder.kernel.agent.ASK`)
-ASK = "\x00puzzlekit:"
 NO_INPUT = "input() cannot be answered while a notebook is graded"
 
 #: what the student's code may do with an object of the test (`_answer_question`)
