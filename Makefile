@@ -83,6 +83,7 @@ CHECK_TESTS := tests/test_layers.py tests/test_registry.py tests/test_old_paths.
 	tests/visuals/test_search_view.py \
 	tests/course/test_workers_jobs.py tests/course/test_integrity.py \
 	tests/course/test_interrupts.py tests/course/test_promises.py tests/autograder/test_sanitize.py \
+	tests/autograder/test_protocol.py tests/autograder/test_notebook_globals.py \
 	tests/test_private_names.py tests/course/test_lms_uploads.py tests/course/test_demo_links.py
 check: $(STAMP)
 	$(PY) -m pytest $(XDIST) -m "not slow and not browser and not nbgrader" \

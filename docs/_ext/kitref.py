@@ -6,6 +6,8 @@
 - `reference/messages.md`: every sentence grading shows a student or an instructor (the
   catalogue, `puzzlekit.testcells.catalogue`), with its name, parameters, where it is
   shown, the modules that use it and an example rendering.
+- `reference/protocol.md`: every message between the judge and the student's kernel
+  (`puzzlekit.autograder.protocol`), a table of fields for each.
 
 All are written before the build reads the sources, so they always match the code.
 """
@@ -160,11 +162,71 @@ def messages_page() -> str:
     return "\n".join(out)
 
 
+def _cell(text: str) -> str:
+    return " ".join(text.split()).replace("|", "\\|")
+
+
+def _anchor(name: str) -> str:
+    return "msg-" + "-".join(name.replace("'", "").split())
+
+
+def _fields_table(message: Any) -> list[str]:
+    if not message.fields:
+        return ["No fields.\n"]
+    rows = ["| field | type | | meaning |", "|---|---|---|---|"]
+    for field in message.fields:
+        need = "required" if field.required else "optional"
+        rows.append(f"| `{field.name}` | {_cell(field.type.words)} | {need} | "
+                    f"{_cell(field.doc)} |")
+    notes = [f"Exactly one of {', '.join(f'`{n}`' for n in group)}." for group in message.choose]
+    return ["\n".join(rows) + "\n"] + ([" ".join(notes) + "\n"] if notes else [])
+
+
+def protocol_page() -> str:
+    from puzzlekit.autograder import protocol
+
+    doc = inspect.getdoc(protocol) or ""
+    routes = [p for p in doc.split("\n\n")[2:] if p.strip()]     # the routes, the checks
+    out = [HEADER, "# The judge's messages to the student's kernel\n",
+           "While a notebook is autograded, the judge (in the grader's process) and its "
+           "agent (in the student's kernel) talk only in the messages below, read from "
+           "`puzzlekit/autograder/protocol.py`, which both sides build and check their "
+           "messages with. [The wall](../explanation/wall.md) explains why the judge runs "
+           "the tests.\n"]
+    out += [" ".join(p.split()) + "\n" for p in routes]
+    out.append("## Routes and nesting\n")
+    out.append(f"- Requests go as a shell message `{protocol.REQUEST}`; the reply comes as "
+               f"`{protocol.REPLY}`, its JSON in the message's one buffer.\n"
+               f"- Questions come as input requests whose prompt starts with "
+               f"`{protocol.ASK!r}`; the answer is the input reply's text.\n"
+               f"- At most {protocol.MAX_NESTING} questions are answered inside one "
+               f"another; deeper, the student's code gets a `RecursionError`.\n"
+               f"- Only these requests may be nested in an answer (`do`): "
+               + ", ".join(f"`{m.name}`" for m in protocol.REQUESTS.values() if m.nested)
+               + ". The others are the executor's own, between cells.\n")
+    out.append("| message | sent by | route |\n|---|---|---|")
+    for message in protocol.walk():
+        route = ("request" if message.name in protocol.REQUESTS else
+                 "reply" if message.name.startswith("reply to ") or message is protocol.FAULT
+                 else "question" if message.sender == "kernel" and message.name in
+                 ("question", "done") else "answer" if message is protocol.ANSWER else
+                 "part of a message")
+        out.append(f"| [{message.name}](#{_anchor(message.name)}) | {message.sender} | "
+                   f"{route} |")
+    out.append("")
+    for message in protocol.walk():
+        out.append(f"(" + _anchor(message.name) + ")=\n## " + message.name + "\n")
+        nested = " May be nested in an answer." if message.nested else ""
+        out.append(f"Sent by the {message.sender}. {_cell(message.doc)}{nested}\n")
+        out += _fields_table(message)
+    return "\n".join(out)
+
+
 def write_pages(docs: Path) -> list[Path]:
     """Write the pages into `docs/reference/`; return their paths."""
     written = []
     for name, make in (("config.md", config_page), ("cli.md", cli_page),
-                       ("messages.md", messages_page)):
+                       ("messages.md", messages_page), ("protocol.md", protocol_page)):
         path = docs / "reference" / name
         text = make()
         if not path.exists() or path.read_text() != text:

@@ -48,10 +48,10 @@ class InProcess:
             agent._namespace = original  # type: ignore[assignment]
 
 
-def student(tmp_path, code: str) -> tuple[Judge, dict[str, Any]]:
+def student(tmp_path, code: str, **budgets: Any) -> tuple[Judge, dict[str, Any]]:
     space: dict[str, Any] = {"__name__": "__main__"}
     exec(code, space)
-    return Judge(InProcess(tmp_path, space), call_timeout=5), space
+    return Judge(InProcess(tmp_path, space), call_timeout=5, **budgets), space
 
 
 GIVEN = """
@@ -333,6 +333,8 @@ class Lying:
     def request(self, req: dict[str, Any], timeout: float) -> dict[str, Any]:
         if req["kind"] == "names":
             return {"ok": True, "names": {n: {"kind": "callable"} for n in req["names"]}}
+        if req["kind"] == "set":       # a reply of another kind's shape is refused whole
+            return {"ok": True, "has": [], "set": []}
         return {"ok": True, "value": self.value, **self.extra}
 
 
@@ -458,8 +460,7 @@ def test_every_state_of_a_seeded_generator_is_sound(seed):
 
 
 def test_the_judges_own_work_has_a_time_limit(tmp_path):
-    judge, _ = student(tmp_path, HONEST)
-    judge.judge_timeout = 0.3
+    judge, _ = student(tmp_path, HONEST, judge_timeout=0.3)
     message = failure(judge, "x = 0\nwhile True:\n    x += 1\n")
     assert message.startswith("the grader's checks of what your code returned took longer "
                               "than 0.3 s")
@@ -469,16 +470,14 @@ def test_the_judges_own_work_has_a_time_limit(tmp_path):
 
 def test_waiting_for_the_kernel_does_not_count_against_the_judge(tmp_path):
     judge, _ = student(tmp_path, "import time\ndef slow():\n    time.sleep(0.4)\n"
-                                 "    return 1\n")
-    judge.judge_timeout = 0.25
+                                 "    return 1\n", judge_timeout=0.25)
     assert failure(judge, "assert slow() + slow() == 2\n") is None
 
 
 def test_the_time_limit_holds_in_any_thread(tmp_path):
     """The formgrader grades in the Jupyter server's thread, not the main one."""
     import threading
-    judge, _ = student(tmp_path, HONEST)
-    judge.judge_timeout = 0.3
+    judge, _ = student(tmp_path, HONEST, judge_timeout=0.3)
     box: list[Any] = []
     worker = threading.Thread(target=lambda: box.append(failure(judge, "while True:\n"
                                                                        "    pass\n")))
@@ -553,8 +552,7 @@ def test_the_judges_time_counts_its_own_computing_not_a_busy_machine(tmp_path, m
     """The judge's limit counts the CPU time of the thread that grades: a test cell that
     waits (the machine gives the grader no core) keeps its verdict; the clock is only a
     backstop, 5 times as long."""
-    judge, _ = student(tmp_path, HONEST)
-    judge.judge_timeout = 0.3
+    judge, _ = student(tmp_path, HONEST, judge_timeout=0.3)
     assert failure(judge, "import time\ntime.sleep(0.8)\nassert 1 + 1 == 2\n") is None
     from puzzlekit.testcells import budget
     monkeypatch.setattr(budget, "BACKSTOP_EXTRA", 0.0)      # the backstop: 1.5 s

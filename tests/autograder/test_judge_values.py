@@ -421,7 +421,7 @@ def test_a_test_bound_name_is_never_taken_back_from_the_kernel():
     assert space["goal"] == "rigged" and judge.ns["goal"] == (2, 1)
     judge.kernel_changed()      # a student's cell ran
     assert failure(judge, "assert goal == (2, 1), goal\n") is None
-    assert "goal" in judge.trusted
+    assert "goal" in judge.globals.trusted
 
 
 def test_a_name_a_failed_test_did_not_bind_is_never_the_students():

@@ -140,14 +140,20 @@ def test_a_kernel_that_died_in_a_call_is_restarted_for_the_next_tests():
 def test_the_judge_says_what_it_could_not_run_or_read():
     assert said(Replies({"ok": False, "fault": "no memory"})) == \
         catalogue.COULD_NOT_RUN.format(name="findZero", fault="no memory")
-    assert catalogue.FAILED_IN_KERNEL.format(name="findZero") in said(
-        Replies({"ok": True, "error": "not a dict"}))
+    # a reply that does not fit the protocol is refused whole, with the protocol's reason
+    assert said(Replies({"ok": True, "error": "not a dict"})) == catalogue.COULD_NOT_RUN.format(
+        name="findZero", fault="reply to call: error must be error report")
+    # what the judge's twin of an error says when it is given none it can read
+    judge = Judge(Replies(), call_timeout=5)    # type: ignore[arg-type]
+    assert str(judge.student_error("not a dict", "findZero")) == \
+        catalogue.FAILED_IN_KERNEL.format(name="findZero")
     assert said(Replies({"ok": True, "value": {"$h": "x"}})).startswith(
         catalogue.CANNOT_READ.format(why=""))
 
 
 def test_a_stop_iteration_of_a_call_is_an_error():
-    stopped = said(Replies({"ok": True, "error": {"ename": "StopIteration", "evalue": ""}}))
+    stopped = said(Replies({"ok": True, "error": {"ename": "StopIteration", "evalue": "",
+                                                       "traceback": []}}))
     assert catalogue.STOP_ITERATION.format(name="findZero", ename="StopIteration") in stopped
 
 

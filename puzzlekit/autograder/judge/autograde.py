@@ -78,10 +78,10 @@ from ...testcells.catalogue import (
     WALL_SWITCHED_OFF,
 )
 from ...testcells.messages import error_line, error_output
-from .. import wire
-from ..kernel.agent import REPLY, REQUEST
+from .. import protocol, wire
+from ..protocol import REPLY, REQUEST
 from . import own_memory
-from .judge import Judge, KernelFault, explain_limit
+from .judge import Judge, KernelFault, KernelWorries, explain_limit
 from .model_cost import ModelCost, course_root, key_of, read_cost, relative_budget, write_cost
 from .cell_budget import CellBudget
 from .kernel_clock import KernelClock
@@ -234,15 +234,15 @@ class WalledExecute(Execute):
         NotebookClient.__init__(self, nb, km)
         self.reset_execution_trackers()
         self._check_assign_resources(resources)
-        self.judge = Judge(self, call_timeout=float(self.timeout or 30),
-                           memory=self.memory_limit, limits=self._limits(),
-                           time_scale=self.time_scale)
+        #: a kernel cell ran out of memory: start a fresh kernel before the next cell
+        self._memory_exhausted = False
         # the kernel's own stdout/stderr (warnings, crash messages, whatever the student's
         # code writes to the process's streams) go to a file, not the grader's terminal
         self._kernel_log = tempfile.TemporaryFile()
         try:
             with own_memory.limited(self._own_memory_bytes()), \
                     self.setup_kernel(**self._launch_options()):
+                self.judge = self._make_judge()
                 assert self.kc
                 info = self.wait_for_reply(self.kc.kernel_info())
                 assert info
@@ -550,20 +550,21 @@ class WalledExecute(Execute):
             self._notebook_started = started = time.monotonic()
         return started + self._notebook_seconds() - time.monotonic()
 
-    def _configure_judge(self) -> None:
-        """Hand this notebook's budgets to its judge (once per notebook: the judge is made
-        anew for each)."""
-        if getattr(self, "_budgeted", None) is self.judge:
-            return
-        self._budgeted = self.judge
-        self.judge.judge_timeout = float(self.judge_timeout) if self.judge_timeout > 0 else None
-        self.judge.allowance = wire.Allowance(self.max_notebook_items) \
-            if self.max_notebook_items > 0 else None
-        self.judge.own_memory = own_memory.limit_words()
+    def _make_judge(self) -> Judge:
+        """This notebook's judge, with its budgets (made anew for each notebook, inside
+        the grader's own memory limit, whose words its messages use). The notebook's
+        clock started with `reset_execution_trackers`: its deadline is fixed already."""
         left = self._time_left()
-        if left is not None:
-            self.judge.notebook_deadline = time.monotonic() + left
-            self.judge.notebook_seconds = self._notebook_seconds()
+        return Judge(self, call_timeout=float(self.timeout or 30),
+                     memory=self.memory_limit, limits=self._limits(),
+                     time_scale=self.time_scale,
+                     judge_timeout=float(self.judge_timeout) if self.judge_timeout > 0
+                     else None,
+                     notebook_deadline=None if left is None else time.monotonic() + left,
+                     notebook_seconds=self._notebook_seconds() if left is not None else 0.0,
+                     allowance=wire.Allowance(self.max_notebook_items)
+                     if self.max_notebook_items > 0 else None,
+                     own_memory=own_memory.limit_words())
 
     def process_message(self, msg: dict[str, Any], cell: Any, cell_index: int) -> Any:
         """Count every output as it arrives; past the cell's or the notebook's bytes, drop
@@ -607,7 +608,6 @@ class WalledExecute(Execute):
         if cell.cell_type != "code" or not cell.source.strip():
             return cell, resources
         self._count += 1
-        self._configure_judge()
         left, cpu_left = self._time_left(), self._cpu_left()
         if not self._time_up and ((left is not None and left <= 0)
                                   or (cpu_left is not None and cpu_left <= 0)):
@@ -703,7 +703,7 @@ class WalledExecute(Execute):
         if not fatal and any(o.get("ename") == "MemoryError" for o in cell.outputs
                              if o.output_type == "error"):
             fatal = True        # not replayed: it would use the fresh kernel's memory up
-            self.judge.memory_exhausted = True
+            self._memory_exhausted = True
         if not fatal:
             self._replay.append(cell.source)
         self._fresh_memory()
@@ -716,17 +716,20 @@ class WalledExecute(Execute):
     def _fresh_memory(self) -> None:
         """After a MemoryError, a fresh kernel (the cells before replayed): memory that a
         runaway search left allocated must not cost the next tests (an honest search
-        in a later cell ran out of memory behind one that did not keep a visited set)."""
-        if getattr(self.judge, "timed_out", False) and not self._gave_up:
+        in a later cell ran out of memory behind one that did not keep a visited set).
+        What the judge's calls left the kernel in is taken from it (`take_worries`)."""
+        worries: KernelWorries = self.judge.take_worries()
+        exhausted, self._memory_exhausted = \
+            self._memory_exhausted or worries.memory_exhausted, False
+        if self._gave_up:
+            return
+        if worries.timed_out and self._memory_used() > 0.75 * self._memory_bytes():
             # a search stopped for time may have left its memory allocated (Python keeps
             # most of it): a fresh kernel too when that is most of the limit (seen: an
             # honest 60 MB search in the next cell ran out of the 2G behind one)
-            self.judge.timed_out = False
-            if self._memory_used() > 0.75 * self._memory_bytes():
-                self.judge.memory_exhausted = True
-        if not getattr(self.judge, "memory_exhausted", False) or self._gave_up:
+            exhausted = True
+        if not exhausted:
             return
-        self.judge.memory_exhausted = False
         self.log.info("A cell ran out of memory: restarting the kernel before the next cell")
         self._recover()
 
@@ -748,7 +751,7 @@ class WalledExecute(Execute):
     def _memory_used(self) -> float:
         """The kernel's address space in bytes, as its agent says (0 if unknown)."""
         try:
-            vm = self.request({"kind": "memory"}, 5, recover=False).get("vm")
+            vm = self._maintenance("memory", 5, recover=False).get("vm")
         except KernelFault:
             return 0.0
         return float(vm) if type(vm) is int else 0.0
@@ -756,13 +759,13 @@ class WalledExecute(Execute):
     def _set_count(self, n: int) -> None:
         """Number the next kernel cell `n`, so that tracebacks name the right cell."""
         try:
-            self.request({"kind": "count", "n": n}, 10)
+            self._maintenance("count", 10, n=n)
         except KernelFault:
             pass
 
     def _responsive(self) -> bool:
         try:
-            return self.request({"kind": "ping"}, 5, recover=False).get("ok") is True
+            return self._maintenance("ping", 5, recover=False).get("ok") is True
         except KernelFault:
             return False
 
@@ -865,19 +868,21 @@ class WalledExecute(Execute):
         self._received = getattr(self, "_received", 0) + size
         if self._received > self.max_notebook_bytes > 0:
             limit = _mb(self.max_notebook_bytes)
-            return {"ok": False, "too_big": True, "spent": True, "limit": limit,
-                    "fault": f"more than {limit} from the kernel in this notebook"}
+            return protocol.fault(f"more than {limit} from the kernel in this notebook",
+                                  too_big=True, spent=True, limit=limit)
         return None
 
     def _answer_text(self, prompt: str, answer: Callable[[str], str] | None) -> str:
         spent = self._spent(len(prompt))
         if spent is not None:
-            return json.dumps({"error": {"ename": "ValueError", "evalue": spent["fault"]}})
+            return json.dumps(protocol.answer(error={"ename": "ValueError",
+                                                     "evalue": spent["fault"]}))
         if len(prompt) > self.max_reply_bytes > 0:
-            return json.dumps({"error": {"ename": "ValueError", "evalue": REPLY_TOO_BIG.format(
-                size=_mb(len(prompt)), most=_mb(self.max_reply_bytes))}})
+            return json.dumps(protocol.answer(error={"ename": "ValueError", "evalue":
+                REPLY_TOO_BIG.format(size=_mb(len(prompt)), most=_mb(self.max_reply_bytes))}))
         if answer is None:
-            return json.dumps({"error": {"ename": "RuntimeError", "evalue": str(NO_INPUT)}})
+            return json.dumps(protocol.answer(error={"ename": "RuntimeError",
+                                                     "evalue": str(NO_INPUT)}))
         return answer(prompt)
 
     def _next(self, client: Any, deadline: float,
@@ -945,9 +950,8 @@ class WalledExecute(Execute):
                 if spent is not None:
                     return spent
                 if len(prompt) > self.max_reply_bytes > 0:
-                    return {"ok": False, "too_big": True,
-                            "fault": REPLY_TOO_BIG.format(
-                                size=_mb(len(prompt)), most=_mb(self.max_reply_bytes))}
+                    return protocol.fault(REPLY_TOO_BIG.format(
+                        size=_mb(len(prompt)), most=_mb(self.max_reply_bytes)), too_big=True)
                 return prompt
 
     def _install_agent(self) -> None:
@@ -990,30 +994,39 @@ class WalledExecute(Execute):
             raise
         buffers = reply.get("buffers") or []
         if reply.get("msg_type") != REPLY or len(buffers) != 1:
-            return {"ok": False, "fault": "the kernel did not answer"}
+            return protocol.fault("the kernel did not answer")
         size = len(buffers[0])
         spent = self._spent(size)
         if spent is not None:
             return spent
         if size > self.max_reply_bytes > 0:
-            return {"ok": False, "too_big": True,
-                    "fault": REPLY_TOO_BIG.format(size=_mb(size),
-                                                  most=_mb(self.max_reply_bytes))}
+            return protocol.fault(REPLY_TOO_BIG.format(
+                size=_mb(size), most=_mb(self.max_reply_bytes)), too_big=True)
         try:
             answer = json.loads(bytes(buffers[0]))
         except (ValueError, RecursionError):
-            return {"ok": False, "fault": "the kernel's answer is not JSON"}
-        return answer if type(answer) is dict else {"ok": False, "fault": "not a reply"}
+            return protocol.fault("the kernel's answer is not JSON")
+        return answer if type(answer) is dict else protocol.fault("not a reply")
 
     def _tampering(self) -> list[dict[str, Any]]:
         """What the kernel's guard refused and which of puzzlekit's names the notebook
         rebound (`puzzlekit.autograder.kernel.guard`), each with the cell it was seen in
         when known; [] when the kernel cannot say (it stopped)."""
         try:
-            reply = self.request({"kind": "seen"}, 10, recover=False)
+            reply = self._maintenance("seen", 10, recover=False)
         except KernelFault:
             return []
         return tampering_seen(reply, self.nb.cells)
+
+    def _maintenance(self, kind: str, timeout: float, recover: bool = True,
+                     **fields: Any) -> dict[str, Any]:
+        """The executor's own request of `kind` (between cells, never nested); its
+        reply, or a fault when the reply does not fit (`protocol`)."""
+        reply = self.request(protocol.request(kind, **fields), timeout, recover=recover)
+        try:
+            return protocol.check_reply(kind, reply)
+        except protocol.ProtocolError as e:
+            return protocol.fault(str(e))
 
     def _interrupted(self) -> bool:
         """Interrupt the kernel after a call ran out of time: did it stop?"""

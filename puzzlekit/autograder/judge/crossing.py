@@ -18,7 +18,6 @@ import types
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from ...testcells.catalogue import NO_INPUT
 from .. import wire
 
 
@@ -117,9 +116,6 @@ def is_mutable(value: object) -> bool:
     np = sys.modules.get("numpy")
     return np is not None and type(value) is np.ndarray
 
-
-#: what an input request of the agent's own starts with (`puzzlekit.autograder.kernel.agent.ASK`)
-ASK = "\x00puzzlekit:"
 
 #: what the student's code may do with an object of the test (`_answer_question`)
 TEST_OPERATIONS: dict[str, Callable[[Any, Any], Any]] = {

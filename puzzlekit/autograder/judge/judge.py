@@ -129,6 +129,7 @@ import textwrap
 import time
 import types
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from ...errors import PuzzleError
@@ -138,6 +139,7 @@ from ...testcells.instrument import Recorder, limit_message
 from ...testcells.catalogue import (
     BAD_RANDOM,
     CANNOT_READ,
+    NO_INPUT,
     COULD_NOT_RUN,
     FAILED_IN_KERNEL,
     FORBIDDEN,
@@ -173,21 +175,19 @@ from ...testcells.messages import (
 from ...testcells.mistakes import as_record, forget_made, made, mistake, shown
 from ...testcells.session import KernelStopped, seat, unseat
 from ...puzzle import scrambles
-from .. import wire
+from .. import protocol, wire
+from ..protocol import ASK
 from .crossing import (
     BUILTIN_ERRORS,
     ROOTS,
     TEST_OPERATIONS,
-    ASK,
     MAX_STAND_INS,
-    NO_INPUT,
     by_name,
     class_chain,
     codes,
     constant,
     error_reply,
     is_immutable,
-    is_mutable,
     names_used,
     own_module,
     real_exception,
@@ -204,10 +204,10 @@ from .handles import (
     RemoteFunction,
     RemoteIterator,
     Terms,
-    handle_only,
     terms_of,
 )
 from .kernel_end import clause
+from .notebook_globals import NotebookGlobals
 from .verdict_words import WIDTH, explain_limit
 from .watchdog import JudgeTimeout, Watchdog
 
@@ -249,6 +249,16 @@ class StudentCodeError(Exception):
     """An exception raised by the student's code (in the kernel) with no builtin twin."""
 
 
+@dataclass(frozen=True)
+class KernelWorries:
+    """What the judge's calls left the kernel in, for the executor (`Judge.take_worries`):
+    `timed_out`: a call ran out of time and was interrupted (what it allocated may still
+    be held); `memory_exhausted`: a call ran out of memory (start a fresh kernel)."""
+
+    timed_out: bool = False
+    memory_exhausted: bool = False
+
+
 def private_random() -> types.ModuleType:
     """A `random` module of the judge's own: the module's classes and functions, with
     the functions bound to a generator of its own instead of Python's global one."""
@@ -272,12 +282,10 @@ class _Namespace(dict):  # type: ignore[type-arg]
 
     def __missing__(self, key: str) -> Any:
         judge = self.judge
-        if key in judge.trusted or hasattr(builtins, key) or key.startswith("__"):
+        if not judge.globals.may_fetch(key):
             raise KeyError(key)
         value = judge.fetch(key)
-        self[key] = value
-        judge.fetched.add(key)
-        judge.remember_fetched(key, value)
+        judge.globals.fetched_value(key, value)
         return value
 
 
@@ -286,7 +294,17 @@ class Judge:
 
     def __init__(self, channel: Channel, *, call_timeout: float = 30.0,
                  memory: str = "the limit", limits: dict[str, str] | None = None,
-                 time_scale: float = 1.0, judge_timeout: float | None = None) -> None:
+                 time_scale: float = 1.0, judge_timeout: float | None = None,
+                 notebook_deadline: float | None = None, notebook_seconds: float = 0.0,
+                 allowance: wire.Allowance | None = None,
+                 own_memory: str = "its limit") -> None:
+        """The budgets: `call_timeout` seconds for a call outside any time limit of the
+        test's; `judge_timeout` seconds of the judge's own work per cell (None: no
+        limit); `notebook_deadline`: the time.monotonic() at which the notebook's
+        `notebook_seconds` are up (None: no limit); `allowance`: the items the kernel
+        may still send in this notebook (None: only each value's own bound,
+        `wire.MAX_ITEMS`); `memory`, `limits` and `own_memory` (the grader's own memory
+        limit, `own_memory`): the limits' words for the messages."""
         if not time_scale > 0:
             raise PuzzleError(f"time_scale must be a positive number, got {time_scale!r}")
         if judge_timeout is not None and not judge_timeout > 0:
@@ -295,16 +313,11 @@ class Judge:
         self.channel = channel
         self.call_timeout = call_timeout
         self.time_scale = time_scale
-        #: seconds of the judge's own work per cell (None: no limit); messages say these
         self.judge_timeout = judge_timeout
-        #: time.monotonic() at which the notebook's time is up (set by the executor)
-        self.notebook_deadline: float | None = None
-        self.notebook_seconds = 0.0
-        #: the items the kernel may still send in this notebook (set by the executor;
-        #: None: only each value's own bound, `wire.MAX_ITEMS`)
-        self.allowance: wire.Allowance | None = None
-        #: the grader's own memory limit, in words (`own_memory`), for its message
-        self.own_memory = "its limit"
+        self.notebook_deadline = notebook_deadline
+        self.notebook_seconds = notebook_seconds
+        self.allowance = allowance
+        self.own_memory = own_memory
         self.limits = {"memory": memory, **(limits or {})}
         #: the tests' own `random` (see `private_random`), what ``import random`` gives them
         self.random = private_random()
@@ -312,9 +325,9 @@ class Judge:
         self._builtins["__import__"] = self._import
         self.ns = _Namespace(__name__="__main__", __builtins__=self._builtins)
         self.ns.judge = self
+        #: whose each global name is, and what the kernel has of it (`push_globals`)
+        self.globals = NotebookGlobals(self.ns)
         self._watchdog: Watchdog | None = None
-        self.trusted: set[str] = set()      # names bound by given or test cells
-        self.fetched: set[str] = set()      # names copied from the kernel, until it runs
         self.sources: dict[str, list[str]] = {}
         self._forbid: list[str] = []
         self._record: list[Recorder] = []       # notebook functions recorded by name
@@ -330,14 +343,11 @@ class Judge:
         self._cpu_deadline: float | None = None
         self._html: list[str] = []
         self._synced_random: Any = None   # the state the kernel's `random` has, if known
-        #: a call ran out of memory in the kernel: start a fresh one before the next cell
-        self.memory_exhausted = False
         #: what the last test cell found (`_cell_record`), for the executor to write down
         self.last_cell: dict[str, Any] = {}
         forget_made()       # the sentences of an earlier notebook are not this one's
         forget_raised()     # nor the errors of its cells
-        #: a call ran out of time (and was interrupted) in the cell running now
-        self.timed_out = False
+        self._worries = KernelWorries()     # what the executor takes after each cell
         #: the test's functions and objects the kernel holds stand-ins for, by number
         #: (`_stand_in`), and the number of each (by id; the object is kept alive above)
         self._objects: dict[int, Any] = {}
@@ -350,13 +360,6 @@ class Judge:
         self._calls_given: list[list[Any]] = []
         self._remotes: dict[int, Remote] = {}   # one handle per kernel object
         self._twins: dict[tuple[tuple[str, str], ...], type[BaseException]] = {}
-        # the student's globals a test binds or changes (see `push_globals`)
-        self._fetched_objects: dict[str, Any] = {}  # the object each fetch gave
-        self._synced: dict[str, Any] = {}           # name -> its value as the kernel has it
-        self._test_bound: set[str] = set()          # names some test cell bound
-        self._not_in_kernel: set[str] = set()       # ... that no function of the kernel reads
-        self._in_kernel: set[str] = set()           # ... that one reads
-        self._cell_names: set[str] = set()          # names the running test cell uses
 
     # -- the cells -----------------------------------------------------------------
 
@@ -402,14 +405,13 @@ class Judge:
         """A student's cell ran: values copied from the kernel may be stale now (and its
         `random` may have moved on)."""
         self._synced_random = None
-        for name in self.fetched:
-            self.ns.pop(name, None)
-        self.fetched.clear()
+        self.globals.kernel_changed()   # a test's values are given again when used
         self._remotes.clear()
-        self._fetched_objects.clear()
-        self._synced.clear()            # a test's values are given again when used
-        self._not_in_kernel.clear()
-        self._in_kernel.clear()
+
+    def take_worries(self) -> KernelWorries:
+        """What the calls since the last take left the kernel in (taken: cleared)."""
+        worries, self._worries = self._worries, KernelWorries()
+        return worries
 
     def _compile_cell(self, source: str, count: int
                       ) -> tuple[types.CodeType, types.CodeType | None]:
@@ -439,7 +441,7 @@ class Judge:
 
     def run_given(self, source: str, count: int) -> None:
         """Run a given (locked) cell here too, so that the tests use the judge's copy."""
-        self.trusted |= bound_names(source)
+        self.globals.given_cell(bound_names(source))
         token = seat(self)
         try:
             # the budget inside the redirections: a timeout never leaves them in place
@@ -459,8 +461,7 @@ class Judge:
         the student's code gets its value if it has that name (`push_globals`); before
         the cell binds it, the cell reads the student's value, as in plain nbgrader."""
         bound = bound_names(source)
-        self._test_bound |= bound
-        self._cell_names = bound | names_used(source)
+        self.globals.test_cell(bound, names_used(source))
         out, err = io.StringIO(), io.StringIO()
         self._html, self._forbid, self._deadline, self._record = [], [], None, []
         self._cpu_deadline = None
@@ -492,14 +493,14 @@ class Judge:
             failure = e
         finally:
             unseat(token)
-            self._own_bound(bound)
+            self.globals.test_cell_ran(bound)
         if failure is None or not isinstance(failure, (KernelStopped, CallTimeout)):
             try:    # the cells after this one see what it bound, as in plain nbgrader
                 with self._budget():
                     self.push_globals()
             except (Exception, JudgeTimeout):
                 pass
-        self._cell_names = set()
+        self.globals.cell_over()
         outputs: list[dict[str, Any]] = []
         for name, stream in (("stdout", out), ("stderr", err)):
             if stream.getvalue():
@@ -696,10 +697,12 @@ class Judge:
             self._charge(charged, clock, cpu_before, started)
             spent_now = next((b for b in carried if b.spent), None)
             if fault.kind in ("timeout", "waited") and spent_now is not None:
-                self.timed_out = True       # the handle's call ran out of its time
+                # the handle's call ran out of its time
+                self._worries = replace(self._worries, timed_out=True)
                 raise self._budget_spent(spent_now) from None
             if fault.kind in ("timeout", "waited"):
-                self.timed_out = True       # its memory may still be held: see the executor
+                # its memory may still be held: see the executor
+                self._worries = replace(self._worries, timed_out=True)
                 late = CallTimeout(mistake("too-slow", TOO_SLOW.format(
                     name=name, seconds=f"{round(timeout, 1):g} seconds")))
                 late.waited = fault.kind == "waited"
@@ -713,6 +716,11 @@ class Judge:
             raise AssertionError(NOTEBOOK_DATA.format(limit=str(reply.get("limit", ""))[:40]))
         if type(reply) is dict and reply.get("too_big"):
             raise AssertionError(TOO_BIG.format(why=str(reply.get("fault", ""))[:200]))
+        if type(reply) is dict and reply.get("ok") is True:
+            try:        # a reply of the kernel's that does not fit is refused whole
+                protocol.check_reply(req["kind"], reply)
+            except protocol.ProtocolError as e:
+                reply = protocol.fault(str(e)[:200])
         if type(reply) is not dict or reply.get("ok") is not True:
             if type(reply) is dict and str(reply.get("fault", "")).startswith("MemoryError"):
                 # the agent itself ran out of the memory the student's call left used
@@ -747,6 +755,8 @@ class Judge:
         the student's code used a stand-in of the test's (`_stand_in`). It runs here, on
         the judge's budget (`Watchdog`), like the rest of the test."""
         watchdog = self._watchdog
+        if self._answering >= protocol.MAX_NESTING:
+            return json.dumps(error_reply(RecursionError(protocol.TOO_DEEP)))
         self._answering += 1
         try:
             with watchdog.resumed() if watchdog is not None else contextlib.nullcontext():
@@ -778,11 +788,10 @@ class Judge:
         if type(prompt) is not str or not prompt.startswith(ASK):
             return error_reply(RuntimeError(NO_INPUT))
         try:
-            question = json.loads(prompt[len(ASK):])
+            question = protocol.QUESTION.check(json.loads(prompt[len(ASK):]))
         except (ValueError, RecursionError):
             question = None
-        if type(question) is not dict or type(question.get("j")) is not int \
-                or question["j"] not in self._objects or type(question.get("op")) is not str:
+        if question is None or question["j"] not in self._objects:
             return error_reply(RuntimeError("the grader could not read your kernel's "
                                              "question about the test's function"))
         target, op = self._objects[question["j"]], question["op"]
@@ -805,7 +814,7 @@ class Judge:
                 result = TEST_OPERATIONS[op](target, self._value(question.get("arg"), given))
             else:
                 raise TypeError(f"unknown operation {op[:20]!r}")
-            return {"value": wire.encode(result, self._outbound)}
+            return protocol.answer(value=wire.encode(result, self._outbound))
         except (JudgeTimeout, KeyboardInterrupt, CallTimeout, KernelStopped):
             raise               # the whole call ends (the executor interrupts the kernel)
         except wire.WireError as e:
@@ -819,17 +828,17 @@ class Judge:
         kernel's next question brings the reply (``{"done": reply}``); questions in
         between are answered on the way."""
         deadline = time.monotonic() + timeout
-        text = json.dumps({"do": req}, separators=(",", ":"))
+        text = json.dumps(protocol.answer(do=req), separators=(",", ":"))
         while True:
             prompt = self.channel.exchange(text, max(deadline - time.monotonic(), 0.05))
             if isinstance(prompt, dict):    # the executor's own fault reply (too big)
                 return prompt
-            if prompt.startswith(ASK + '{"done":'):
+            if protocol.is_done(prompt):
                 try:
                     reply = json.loads(prompt[len(ASK):])["done"]
                 except (ValueError, KeyError, TypeError, RecursionError):
-                    return {"ok": False, "fault": "the kernel's answer is not JSON"}
-                return reply if type(reply) is dict else {"ok": False, "fault": "not a reply"}
+                    return protocol.fault("the kernel's answer is not JSON")
+                return reply if type(reply) is dict else protocol.fault("not a reply")
             text = self._answer(prompt)
 
     def _outbound(self, value: object) -> Any:
@@ -973,7 +982,7 @@ class Judge:
         """The value of the student's `name` in the kernel (KeyError if it has none): a
         copy of plain data, a `RemoteFunction`, a twin of an exception class, a
         `RemoteClass`, the judge's own import of a module it may import, or a handle."""
-        reply = self._request({"kind": "names", "names": [name]}, name)
+        reply = self._request(protocol.request("names", names=[name]), name)
         found = reply.get("names", {}).get(name)
         if type(found) is dict and found.get("kind") == "missing":
             raised = found.get("raised")       # the student's cell's error, as words
@@ -1045,8 +1054,8 @@ class Judge:
         own_words = False
         if ename == "MemoryError":
             # the kernel's memory may stay used up after this call: the executor starts
-            # a fresh kernel before the next cell (`memory_exhausted`)
-            self.memory_exhausted = True
+            # a fresh kernel before the next cell (`take_worries`)
+            self._worries = replace(self._worries, memory_exhausted=True)
         if ename == "NotImplementedError" and not evalue:
             evalue, own_words = NOT_WRITTEN.format(name=f"`{name}`"), True
         elif limit is not None:
@@ -1108,59 +1117,6 @@ class Judge:
 
     # -- the student's globals, as a test cell left them ------------------------------
 
-    def remember_fetched(self, name: str, value: Any) -> None:
-        """A value fetched from the kernel: how it looked (to see whether a test changed
-        it, as in ``COSTS["U"] = 5``) and which object it is (whether a test rebound it)."""
-        self._fetched_objects[name] = value
-        if is_mutable(value):
-            try:
-                self._synced[name] = wire.encode(value)
-            except wire.WireError:
-                pass
-
-    def _own_bound(self, bound: set[str]) -> None:
-        """After a test cell: the names it binds are the judge's from now on, also those
-        it did not get to bind (it failed first): a later test never reads the student's
-        value of a name a test meant to bind. Only a name the cell read from the kernel
-        and then left as it was stays the student's."""
-        for name in bound:
-            if name in self.fetched and dict.__contains__(self.ns, name) and \
-                    self._fetched_objects.get(name) is dict.__getitem__(self.ns, name):
-                continue        # only read, never bound: still the kernel's
-            self.trusted.add(name)
-            self.fetched.discard(name)
-            self._fetched_objects.pop(name, None)
-
-    def _globals_to_push(self) -> dict[str, Any]:
-        """The student's names that the running test cell bound (or, fetched, changed in
-        place), encoded as they are now, where they differ from what the kernel has."""
-        candidates = []
-        for name in self._cell_names:
-            if name.startswith("_") or not dict.__contains__(self.ns, name):
-                continue
-            if name in self._not_in_kernel:
-                continue
-            if name in self._test_bound or (name in self.fetched and name in self._synced):
-                candidates.append(name)
-        unknown = [n for n in candidates if n not in self._in_kernel]
-        if unknown:         # which of them the student's functions read (names only)
-            reply = self._request({"kind": "set", "values": {}, "has": unknown},
-                                  "the test's values")
-            has: list[Any] = reply["has"] if type(reply.get("has")) is list else []
-            for name in unknown:
-                (self._in_kernel if name in has else self._not_in_kernel).add(name)
-        out: dict[str, Any] = {}
-        for name in candidates:
-            if name in self._not_in_kernel:
-                continue
-            try:
-                encoded = wire.encode(dict.__getitem__(self.ns, name), handle_only)
-            except wire.WireError:
-                continue    # not plain data: stays the judge's own
-            if self._synced.get(name) != encoded:
-                out[name] = encoded
-        return out
-
     def push_globals(self) -> None:
         """Give the student's code the values a test cell bound or changed of names the
         student's functions read (``goal = ...``, ``COSTS["U"] = 5``), as in plain
@@ -1168,18 +1124,17 @@ class Judge:
         copy: a name a test bound is never fetched again. Names with a leading underscore
         (a hidden test's own) are never given; nor are names only the notebook's cells
         read (a path ``p`` of a demo cell: sending it would cost a copy per call)."""
-        if not self._cell_names:
-            return
-        values = self._globals_to_push()
+        values = self.globals.to_push(self._read_by_functions)
         if not values:
             return
-        reply = self._request({"kind": "set", "values": values}, "the test's values")
-        done: list[Any] = reply["set"] if type(reply.get("set")) is list else []
-        for name, encoded in values.items():
-            if name in done:
-                self._synced[name] = encoded
-            else:
-                self._not_in_kernel.add(name)
+        reply = self._request(protocol.request("set", values=values), "the test's values")
+        self.globals.pushed(values, reply.get("set", []))
+
+    def _read_by_functions(self, names: list[str]) -> list[Any]:
+        """Which of `names` the notebook's functions read (asked of the kernel)."""
+        reply = self._request(protocol.request("set", values={}, has=names),
+                              "the test's values")
+        return reply.get("has", [])  # type: ignore[no-any-return]
 
     def _random_to_send(self) -> Any:
         """The judge's `random` state, or None when the kernel has it already."""
@@ -1196,17 +1151,17 @@ class Judge:
         carried: list[Terms] = [terms_of(handle)]
         outbound = self._collecting(carried)
         try:
-            req = {"kind": "call", **target,
-                   "args": [wire.encode(a, outbound, seen=given) for a in args],
-                   "kwargs": {str(k): wire.encode(v, outbound, seen=given)
-                              for k, v in kwargs.items()},
-                   "random": self._random_to_send()}
+            fields = {**target,
+                      "args": [wire.encode(a, outbound, seen=given) for a in args],
+                      "kwargs": {str(k): wire.encode(v, outbound, seen=given)
+                                 for k, v in kwargs.items()},
+                      "random": self._random_to_send()}
         except wire.WireError as e:
             raise self._cannot_send(e, name) from None
         terms = _joined(carried)
-        req["forbid"] = self._forbid_list(terms)
         if self._record:
-            req["record"] = {r.name: r.limit for r in self._record}
+            fields["record"] = {r.name: r.limit for r in self._record}
+        req = protocol.request("call", forbid=self._forbid_list(terms), **fields)
         self._calls_given.append(given)     # what the kernel's questions may refer to
         try:
             reply = self._request(req, name, terms)
@@ -1305,10 +1260,10 @@ class Judge:
         except wire.WireError as e:
             raise self._cannot_send(e, f"your {kind}") from None
         terms = _joined(carried)
-        req = {"kind": "op", "h": handle, "op": op, "arg": encoded}
         forbid = self._forbid_list(terms)
-        if forbid:          # the object's own methods run the student's code too
-            req["forbid"] = forbid
+        # the object's own methods run the student's code too: forbid there as well
+        req = protocol.request("op", h=handle, op=op, arg=encoded,
+                               **({"forbid": forbid} if forbid else {}))
         reply = self._request(req, f"your {kind}", terms)
         with self._produced(terms):
             _raise_violation(reply)

@@ -28,9 +28,11 @@ student's): the reply is then ``{"do": request}``, and the agent answers it with
 question (``{"done": answer}``). A stand-in works only while the grader is asking this
 kernel something.
 
-Nothing the agent says is trusted: the grader re-builds every value from primitives and
-checks it itself. A student's code can make the agent lie, but only about what its own
-code returned, which is what the tests check anyway.
+Every message is one of `puzzlekit.autograder.protocol`'s: the agent checks each request
+and builds its replies and questions through it (a sealed copy of its own, `install`).
+Nothing the agent says is trusted: the grader checks every reply's shape, re-builds every
+value from primitives and checks it itself. A student's code can make the agent lie, but
+only about what its own code returned, which is what the tests check anyway.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ import random
 import sys
 import traceback
 import types
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -54,7 +57,7 @@ from ...testcells import Forbidden, forbidding, sealed_forbidding
 from ...testcells.catalogue import NOT_NOW
 from ...testcells.instrument import Recorder
 from ...testcells.messages import raised_before, return_kind
-from .. import wire
+from .. import protocol, wire
 from . import guard
 
 _handles: dict[int, object] = {}
@@ -73,8 +76,6 @@ _recorders: dict[str, Recorder] = {}
 #: the grader's requests being answered now, innermost last: (idents, message), so that a
 #: stand-in can ask the grader over the stdin channel (routed by the request's idents)
 _asking: list[tuple[Any, Any]] = []
-#: an input request of the agent's own starts with this (a student's ``input()`` does not)
-ASK = "\x00puzzlekit:"
 
 
 
@@ -88,8 +89,8 @@ class _Callback:
         self._j, self.__name__, self.__qualname__ = number, name, name
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return _ask({"j": self._j, "op": "call", "args": [_out(a) for a in args],
-                     "kwargs": {str(k): _out(v) for k, v in kwargs.items()}})
+        return _ask(protocol.question("call", self._j, args=[_out(a) for a in args],
+                                      kwargs={str(k): _out(v) for k, v in kwargs.items()}))
 
     def __repr__(self) -> str:
         return f"<the test's function {self.__name__}>"
@@ -106,7 +107,7 @@ class _TestObject:
         object.__setattr__(self, "_type", kind)
 
     def _op(self, op: str, arg: Any = None) -> Any:
-        return _ask({"j": object.__getattribute__(self, "_j"), "op": op, "arg": _out(arg)})
+        return _ask(protocol.question(op, object.__getattribute__(self, "_j"), arg=_out(arg)))
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("_"):        # the grader answers only public names
@@ -114,9 +115,9 @@ class _TestObject:
         return self._op("getattr", name)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return _ask({"j": object.__getattribute__(self, "_j"), "op": "call",
-                     "args": [_out(a) for a in args],
-                     "kwargs": {str(k): _out(v) for k, v in kwargs.items()}})
+        return _ask(protocol.question("call", object.__getattribute__(self, "_j"),
+                                      args=[_out(a) for a in args],
+                                      kwargs={str(k): _out(v) for k, v in kwargs.items()}))
 
     def __len__(self) -> int:
         return self._op("len")  # type: ignore[no-any-return]
@@ -157,15 +158,13 @@ def _ask(question: dict[str, Any]) -> Any:
     kernel = _shell().kernel
     prompt = json.dumps(question, separators=(",", ":"))
     while True:
-        text = kernel._input_request(ASK + prompt, idents, parent, password=False)
+        text = kernel._input_request(protocol.ASK + prompt, idents, parent, password=False)
         try:
-            reply = json.loads(text)
-        except ValueError:
+            reply = protocol.answer(**json.loads(text))
+        except (ValueError, TypeError):
             raise RuntimeError("the grader's answer could not be read") from None
-        if type(reply) is not dict:
-            raise RuntimeError("the grader's answer could not be read")
         if "do" in reply:       # the grader asks this kernel something first
-            prompt = '{"done":' + answer(reply["do"]) + "}"
+            prompt = protocol.done_prompt(answer(reply["do"], nested=True))
             continue
         if "error" in reply:
             raise _twin(reply["error"])
@@ -420,7 +419,7 @@ def _run(req: dict, func: Any, args: list[Any], kwargs: dict[str, Any]) -> dict[
         random.setstate(wire.decode(req["random"]))
     before = random.getstate()
     out, err = io.StringIO(), io.StringIO()
-    reply: dict[str, Any] = {"ok": True}
+    reply: dict[str, Any] = {}
     with forbidding(*req.get("forbid", [])) as calls, \
             _recording(req.get("record")) as by_name:
         try:
@@ -439,7 +438,7 @@ def _run(req: dict, func: Any, args: list[Any], kwargs: dict[str, Any]) -> dict[
     reply["mutated"] = _mutated()
     after = random.getstate()
     reply["random"] = None if after == before else wire.encode(after)
-    return reply
+    return protocol.reply("call", **reply)
 
 
 def _step(x: Any, n: Any) -> dict[str, Any]:
@@ -491,12 +490,12 @@ def _operate(req: dict) -> dict[str, Any]:
                 value = getattr(obj, arg)
             else:
                 value = _OPERATIONS[req["op"]](obj, arg)
-            reply = {"ok": True, "value": _out(value)}
+            reply = {"value": _out(value)}
         except BaseException as e:
-            reply = {"ok": True, "error": _error(e)}
+            reply = {"error": _error(e)}
     if calls:
         reply["violations"] = list(dict.fromkeys(calls))
-    return reply
+    return protocol.reply("op", **reply)
 
 
 def _return_kind(value: object) -> str | None:
@@ -529,7 +528,7 @@ def _names(req: dict) -> dict[str, Any]:
                 found[name] = {"kind": kind, "value": ["x", _as_handle(value)]}
                 if kind == "callable":      # its source is here: how its code returns
                     found[name]["returns"] = _return_kind(value)
-    return {"ok": True, "names": found}
+    return protocol.reply("names", names=found)
 
 
 def _read_by_functions(space: dict[str, Any]) -> set[str]:
@@ -558,8 +557,8 @@ def _assign(req: dict) -> dict[str, Any]:
     space = _namespace()
     if type(req.get("has")) is list:        # which of these the student's functions read
         read = _read_by_functions(space)
-        return {"ok": True, "has": [n for n in req["has"] if type(n) is str and n in space
-                                    and n in read]}
+        return protocol.reply("set", has=[n for n in req["has"] if type(n) is str
+                                         and n in space and n in read])
     done, missing = [], []
     values = req.get("values", {})
     for name, encoded in values.items() if type(values) is dict else ():
@@ -568,18 +567,18 @@ def _assign(req: dict) -> dict[str, Any]:
             done.append(name)
         else:
             missing.append(name)
-    return {"ok": True, "set": done, "missing": missing}
+    return protocol.reply("set", set=done, missing=missing)
 
 
 def _count(req: dict) -> dict[str, Any]:
     shell = _shell()
     if shell is not None:
         shell.execution_count = int(req["n"])
-    return {"ok": True}
+    return protocol.reply("count")
 
 
 _DISPATCH = {"call": _call, "op": _operate, "names": _names, "count": _count, "set": _assign,
-             "ping": lambda req: {"ok": True}, "memory": lambda req: _memory(),
+             "ping": lambda req: protocol.reply("ping"), "memory": lambda req: _memory(),
              "seen": lambda req: _seen(req)}
 
 
@@ -589,20 +588,19 @@ def _memory() -> dict[str, Any]:
         with open("/proc/self/statm") as f:
             pages = int(f.read().split()[0])
         import resource
-        return {"ok": True, "vm": pages * resource.getpagesize()}
+        return protocol.reply("memory", vm=pages * resource.getpagesize())
     except (OSError, ValueError, IndexError, ImportError):
-        return {"ok": True, "vm": None}
+        return protocol.reply("memory", vm=None)
 
 
-def answer(req: dict[str, Any]) -> str:
-    """The reply to one request from the grader, as JSON text."""
+def answer(req: dict[str, Any], nested: bool = False) -> str:
+    """The reply to one request from the grader (`nested`: one the grader made in its
+    answer to a question of this kernel's), as JSON text."""
     try:
+        req = protocol.check_request(req, nested)
         return json.dumps(_DISPATCH[req["kind"]](req), separators=(",", ":"))
     except BaseException as e:
-        return json.dumps({"ok": False, "fault": f"{type(e).__name__}: {e}"[:2000]})
-
-
-REQUEST, REPLY = "puzzlekit_request", "puzzlekit_reply"
+        return json.dumps(protocol.fault(f"{type(e).__name__}: {e}"[:2000]))
 
 
 def _handle(stream: Any, idents: Any, msg: dict[str, Any]) -> None:
@@ -614,7 +612,7 @@ def _handle(stream: Any, idents: Any, msg: dict[str, Any]) -> None:
     finally:
         _asking.pop()
     kernel = _shell().kernel
-    kernel.session.send(stream, REPLY, {"buffered": True}, msg, idents,
+    kernel.session.send(stream, protocol.REPLY, {"buffered": True}, msg, idents,
                         buffers=[text.encode("utf-8")])
 
 
@@ -625,7 +623,7 @@ _changed: list[str] = []
 def _seen(req: dict) -> dict[str, Any]:
     """What the guard refused and which of puzzlekit's names were rebound, so far."""
     _note_changes()
-    return {"ok": True, "seen": _guard_seen(), "changed": list(_changed)}
+    return protocol.reply("seen", seen=_guard_seen(), changed=list(_changed))
 
 
 def _note_changes() -> None:
@@ -641,24 +639,40 @@ def _guard_seen() -> list[dict[str, Any]]:
 _drift = guard.Drift((), Forbidden)
 
 
-def _sealed() -> dict[str, Any]:
-    """The agent's names on a copy of their own, its functions re-made over it, with a
-    `forbidding` whose references were looked up now, the guard's record and the names
-    of puzzlekit as they are now: rebinding anything of this module, of
-    `puzzlekit.testcells` or of `sys.modules` later changes nothing the agent does."""
-    space = dict(globals())
-
+def _remade(space: dict[str, Any], filename: str) -> Callable[[Any], Any]:
+    """What re-makes a function of the file `filename` over `space` (other values as
+    they are)."""
     def remade(value: Any) -> Any:
-        if isinstance(value, types.FunctionType) and value.__code__.co_filename == __file__:
+        if isinstance(value, types.FunctionType) and value.__code__.co_filename == filename:
             copy = types.FunctionType(value.__code__, space, value.__name__,
                                       value.__defaults__, value.__closure__)
             copy.__kwdefaults__ = value.__kwdefaults__
             return copy
         return value
+    return remade
 
+
+def _sealed_protocol() -> types.SimpleNamespace:
+    """`protocol`'s names on a copy of their own, its functions re-made over it."""
+    space = dict(vars(protocol))
+    remade = _remade(space, protocol.__file__)
+    for key, value in list(space.items()):
+        space[key] = remade(value)
+    return types.SimpleNamespace(**space)
+
+
+def _sealed() -> dict[str, Any]:
+    """The agent's names on a copy of their own, its functions re-made over it, with a
+    `forbidding` whose references were looked up now, the guard's record, the names
+    of puzzlekit as they are now, and a copy of `protocol` of its own: rebinding
+    anything of this module, of `protocol`, of `puzzlekit.testcells` or of `sys.modules`
+    later changes nothing the agent does."""
+    space = dict(globals())
+    remade = _remade(space, __file__)
     for key, value in list(space.items()):
         space[key] = remade(value)
     space["_DISPATCH"] = {kind: remade(f) for kind, f in _DISPATCH.items()}
+    space["protocol"] = _sealed_protocol()
     space["forbidding"] = sealed_forbidding()
     space["_changed"] = []
     space["_drift"] = guard.Drift((m for name, m in sorted(sys.modules.items())
@@ -674,5 +688,5 @@ def install() -> str:
     kit = str(Path(__file__).resolve().parents[2])
     space["_guard_seen"] = guard.install(kit, [n for n in sys.modules
                                                if n == "puzzlekit" or n.startswith("puzzlekit.")])
-    _shell().kernel.shell_handlers[REQUEST] = space["_handle"]
+    _shell().kernel.shell_handlers[protocol.REQUEST] = space["_handle"]
     return "ok"
