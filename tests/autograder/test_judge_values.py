@@ -12,17 +12,16 @@ given, forge a class chain, send a huge array or a broken iterator: each fails s
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
+from agent_here import answer_here
 
 from puzzlekit.autograder import wire
 from puzzlekit.autograder.judge.judge import Judge, Remote, RemoteIterator, StudentCodeError
-from puzzlekit.autograder.kernel import agent
 
 # Each case: (name, the right answer, a wrong answer, the test cell). Names differ
 # between cases: all cases share one notebook.
@@ -198,12 +197,7 @@ class InProcess:
 
     def request(self, req: dict[str, Any], timeout: float) -> dict[str, Any]:
         self.requests.append(req)
-        original = agent._namespace
-        agent._namespace = lambda: self.space  # type: ignore[assignment]
-        try:
-            return json.loads(agent.answer(json.loads(json.dumps(req))))
-        finally:
-            agent._namespace = original  # type: ignore[assignment]
+        return answer_here(self.space, req)
 
 
 def student(code: str) -> tuple[Judge, dict[str, Any]]:

@@ -11,14 +11,13 @@ answered exercises by tests/fair_marks/harness.py), with the integrity report.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 import pytest
+from agent_here import answer_here
 from harness import grade, source_notebook
 
 from puzzlekit.autograder.judge.judge import Judge, KernelFault
-from puzzlekit.autograder.kernel import agent
 from puzzlekit.course.integrity import scan_notebook
 from walled_notebooks import run  # noqa: F401  (a fixture)
 
@@ -40,12 +39,7 @@ class Clocked:
 
     def request(self, req: dict[str, Any], timeout: float, answer: Any = None,
                 cpu_deadline: float | None = None) -> dict[str, Any]:
-        original = agent._namespace
-        agent._namespace = lambda: self.space  # type: ignore[assignment]
-        try:
-            reply = json.loads(agent.answer(json.loads(json.dumps(req))))
-        finally:
-            agent._namespace = original  # type: ignore[assignment]
+        reply = answer_here(self.space, req)
         if cpu_deadline is not None and self.cpu > cpu_deadline:
             raise KernelFault("timeout")
         return reply

@@ -10,6 +10,7 @@ import sys
 from typing import Any
 
 import pytest
+from agent_here import answer_here
 
 import puzzlekit as pk
 from puzzlekit.autograder.judge.judge import Judge, KernelFault
@@ -115,13 +116,7 @@ class Replies:
             if self.fault:
                 raise KernelFault(self.fault)
             return json.loads(json.dumps(self.reply))
-        from puzzlekit.autograder.kernel import agent
-        original = agent._namespace
-        agent._namespace = lambda: {"findZero": lambda S: (0, 1)}  # type: ignore[assignment]
-        try:
-            return json.loads(agent.answer(json.loads(json.dumps(req))))
-        finally:
-            agent._namespace = original  # type: ignore[assignment]
+        return answer_here({"findZero": lambda S: (0, 1)}, req)
 
 
 def said(channel: Replies) -> str:
