@@ -27,7 +27,9 @@ from puzzlekit.testcells.catalogue import INSTRUCTOR, MESSAGES, Message
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "puzzlekit"
-CATALOGUE_FILE = PACKAGE / "testcells" / "catalogue.py"
+#: the catalogue: a package of one module per place a message is read
+CATALOGUE = PACKAGE / "testcells" / "catalogue"
+CATALOGUE_FILES = set(CATALOGUE.glob("*.py"))
 #: the named mistakes' titles and lessons (docs/mistakes.md; tests/testcells/test_mistakes.py)
 MISTAKES_FILE = PACKAGE / "testcells" / "mistakes.py"
 #: the integrity report's kinds of finding: a name and what it covers, for the CSV's reader
@@ -37,7 +39,7 @@ GRADING_CODE = sorted({*(PACKAGE / "testcells").rglob("*.py"),
                        *(PACKAGE / "autograder" / "kernel").glob("*.py"),
                        *(PACKAGE / "course").glob("feedback*.py"),
                        *(PACKAGE / "course" / "integrity").glob("*.py")}
-                      - {CATALOGUE_FILE, MISTAKES_FILE, KINDS_FILE})
+                      - CATALOGUE_FILES - {MISTAKES_FILE, KINDS_FILE})
 TO_MOVE = Path(__file__).with_name("sentences_to_move.txt")
 
 #: strings of the grading code that read as a sentence and must stay where they are:
@@ -136,7 +138,7 @@ def test_the_grading_code_writes_no_sentence_outside_the_catalogue():
     new = {where: key for key, where in found.items()
            if key not in allowed and key not in set(waiting())}
     assert new == {}, ("a sentence for a person outside the catalogue: add it to "
-                       f"puzzlekit/testcells/catalogue.py and use it from there: {new}")
+                       f"puzzlekit/testcells/catalogue/ and use it from there: {new}")
 
 
 def test_the_sentences_waiting_to_move_are_still_there_and_listed_once():
@@ -159,7 +161,7 @@ def _names_in(path: Path) -> set[str]:
 def test_every_message_is_used_by_the_code():
     used: set[str] = set()
     for path in PACKAGE.rglob("*.py"):
-        if path != CATALOGUE_FILE:
+        if path not in CATALOGUE_FILES:
             used |= _names_in(path)
     assert sorted(set(MESSAGES) - used) == []
 
