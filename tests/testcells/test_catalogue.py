@@ -200,6 +200,19 @@ def test_every_message_a_student_reads_is_rendered_by_a_test():
     assert unread == [], unread
 
 
+def test_each_name_is_declared_by_one_module_of_the_catalogue():
+    """The package's modules are star-imported into one namespace: a name declared twice
+    would silently hide one of the messages."""
+    declared = Counter(target.id for path in CATALOGUE_FILES
+                       for node in ast.parse(path.read_text("utf-8")).body
+                       if isinstance(node, (ast.Assign, ast.AnnAssign))
+                       for target in (node.targets if isinstance(node, ast.Assign)
+                                      else [node.target])
+                       if isinstance(target, ast.Name) and target.id.isupper())
+    assert [name for name, n in declared.items() if n > 1] == []
+    assert set(MESSAGES) <= set(declared)
+
+
 def test_a_message_takes_its_parameters_and_no_others():
     assert catalogue.NOT_WRITTEN.format(name="`bfs`").startswith("`bfs` is not written yet")
     with pytest.raises(TypeError, match="NOT_WRITTEN takes \\['name'\\]"):
