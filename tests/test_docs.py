@@ -93,6 +93,18 @@ def test_the_reference_lists_every_verb_with_its_options(site: Path):
                 assert flag in page, (verb, flag)
 
 
+def test_the_reference_shows_every_message_once_under_its_module(site: Path):
+    from puzzlekit.testcells import catalogue
+
+    page = (site / "reference" / "messages.html").read_text(encoding="utf-8")
+    headings = re.findall(r'<h3><code[^>]*><span class="pre">(\w+)</span>', page)
+    assert sorted(headings) == sorted(catalogue.MESSAGES)
+    sections = re.findall(r"<h2>(.*?)<a", page)
+    modules = {p.stem for p in Path(catalogue.__file__).parent.glob("*.py")} - {
+        "__init__", "message"}
+    assert len(sections) == len(modules), sections
+
+
 def test_the_readme_links_the_guide():
     assert "(docs/index.md)" in (REPO / "README.md").read_text(encoding="utf-8")
 

@@ -135,6 +135,29 @@ def message_users() -> dict[str, list[str]]:
     return users
 
 
+def catalogue_sections() -> list[tuple[Any, list[str]]]:
+    """The catalogue's modules in the order its `__init__` imports them (the order a student
+    meets them), each with the names of the messages it declares."""
+    import ast
+    import importlib
+
+    from puzzlekit.testcells import catalogue
+
+    init = ast.parse(Path(catalogue.__file__).read_text("utf-8"))
+    order = [node.module for node in init.body if isinstance(node, ast.ImportFrom)
+             and node.level == 1 and node.module and node.names[0].name == "*"]
+    sections = []
+    for name in order:
+        module = importlib.import_module(f"{catalogue.__name__}.{name}")
+        tree = ast.parse(Path(module.__file__ or "").read_text("utf-8"))
+        declared = [target.id for node in tree.body if isinstance(node, ast.Assign)
+                    for target in node.targets if isinstance(target, ast.Name)
+                    and target.id in catalogue.MESSAGES]
+        if declared:
+            sections.append((module, declared))
+    return sections
+
+
 def messages_page() -> str:
     from puzzlekit.testcells import catalogue
 
@@ -148,17 +171,16 @@ def messages_page() -> str:
            "it; the example renders it with made-up parameters. To change a wording, "
            "change it there: every place that shows it follows. The named mistakes a "
            "diagnosis carries for the class report are on [their own page](../mistakes.md).\n"]
-    by_place: dict[str, list[catalogue.Message]] = {}
-    for message in catalogue.MESSAGES.values():
-        by_place.setdefault(message.shown, []).append(message)
-    for place, messages in by_place.items():
-        out.append(f"## {place[0].upper()}{place[1:]}\n")
-        for message in messages:
+    for module, names in catalogue_sections():
+        doc = " ".join((inspect.getdoc(module) or "").split("\n\n")[0].split())
+        out.append(f"## {doc.removesuffix('.')}\n")
+        for name in names:
+            message = catalogue.MESSAGES[name]
             params = ", ".join(f"`{p}`" for p in sorted(message.params)) or "none"
             used = ", ".join(f"`{m}`" for m in users[message.name]) or "no module"
             example = message.rendered().rstrip("\n")
-            out.append(f"### `{message.name}`\n\nParameters: {params}. Used by {used}.\n\n"
-                       f"```text\n{example}\n```\n")
+            out.append(f"### `{message.name}`\n\nShown in {message.shown}. Parameters: "
+                       f"{params}. Used by {used}.\n\n```text\n{example}\n```\n")
     return "\n".join(out)
 
 
