@@ -1,16 +1,17 @@
-"""The messages of the catalogue's diagnoses that no other test reads, each
+"""The messages of the catalogue's diagnoses and drawings that no other test reads, each
 rendered by the code that says it, from the evidence that calls for it
 (tests/testcells/test_catalogue.py checks that every message a student reads is rendered
 by a test somewhere)."""
 
 from __future__ import annotations
 
+import functools
 import random
 
 import pytest
 
 import puzzlekit as pk
-from puzzlekit.testcells import catalogue
+from puzzlekit.testcells import budget, catalogue, see_search
 from puzzlekit.testcells.diagnose import (
     LECTURE_NAME,
     REVERSE,
@@ -26,10 +27,18 @@ from puzzlekit.testcells.diagnose import (
     heuristic_probes,
     random_state_problem,
 )
+from puzzlekit.testcells.instrument import ExpansionLimit, Recorder
 from puzzlekit.testcells.mistakes import Diagnosis
+from puzzlekit.testcells.see import Watch, path_of
+from puzzlekit.visuals.search_view import MAX_PATH
 
 MIDDLE = ((1, 2, 3), (4, 0, 5), (6, 7, 8))
 G3 = pk.goal_state(3)
+
+
+@pytest.fixture(autouse=True)
+def not_autograding(monkeypatch):
+    monkeypatch.delenv("NBGRADER_EXECUTION", raising=False)
 
 
 # ----------------------------------------------------------------------------- moves
@@ -102,3 +111,60 @@ def test_a_layer_report_that_goes_on_past_the_goal():
     why = diagnose_report([*lines, "Iteration 3: 0 new states found."], sizes)
     assert why == catalogue.REPORT_EXTRA_LINE and why.name == "report-extra-line"
     assert diagnose_report(lines, sizes) is None
+
+
+# ----------------------------------------------------------------------------- time, recorders
+
+def test_a_call_out_of_time_says_it_was_computing_time():
+    assert budget.too_slow("bfs", 6) == catalogue.TOO_SLOW.format(
+        name="bfs", seconds=catalogue.OF_COMPUTING_TIME.format(seconds="6 seconds"))
+
+
+def test_a_successor_function_without_a_name_is_called_the_successor_function():
+    recorder = Recorder(functools.partial(pk.nextStates), limit=3)
+    assert recorder.name == catalogue.THE_SUCCESSOR_FUNCTION
+    with pytest.raises(ExpansionLimit, match="^the search called the successor function 4 "):
+        for _ in range(4):
+            recorder(MIDDLE)
+
+
+@pytest.mark.parametrize("kind", [Recorder, Watch])
+def test_a_recorder_without_its_function_says_so(kind):
+    recorder = kind(None, limit=None, name="nextStates")
+    with pytest.raises(TypeError) as e:
+        recorder(MIDDLE)
+    assert str(e.value) == catalogue.NO_FUNCTION_TO_CALL.format(name="nextStates")
+
+
+# ----------------------------------------------------------------------------- drawings
+
+def search(nextStates, start, goal):
+    """The lecture's search, not written yet."""
+    raise NotImplementedError()
+
+
+def test_the_lectures_search_not_written_yet_draws_the_layered_reference():
+    view = see_search(search, pk.nextStates, MIDDLE, G3)
+    assert view.trace.who == f"puzzlekit's reference {catalogue.LAYER_BY_LAYER}"
+    assert catalogue.NOT_WRITTEN_DRAWN.format(name="search",
+                                              search=catalogue.LAYER_BY_LAYER) in view.text
+
+
+def test_a_search_stopped_by_its_recorder_says_it_was_stopped():
+    def again(nextStates, start, goal):
+        while True:
+            nextStates(start)
+    view = see_search(again, pk.nextStates, MIDDLE, G3, limit=20)
+    assert catalogue.STOPPED.format(why="the search called nextStates 21 times but there "
+                                        "were only 1 different boards") in view.text
+
+
+def test_what_a_search_returned_that_cannot_be_drawn_as_a_path():
+    def answer(nextStates, start, goal):
+        nextStates(start)
+        return {"path": "UL"}
+    view = see_search(answer, pk.nextStates, MIDDLE, G3)
+    assert catalogue.NOT_A_PATH.format(kind="dict", result={"path": "UL"}) in view.text
+    too_long = [MIDDLE] * (MAX_PATH + 2)
+    assert path_of(too_long, MIDDLE) == (
+        None, catalogue.PATH_TOO_LONG.format(moves=MAX_PATH + 1))
