@@ -9,8 +9,8 @@ from .message import Message, TEST_CELL
 # ---------------------------------------------------------------------------
 # A move (moveUp, moveDown, moveLeft, moveRight)
 
-#: what a move does, the end of `BLANK_MOVED_NOT_TILE` and the others: {side} is one of
-#: `SIDE_BELOW`, `SIDE_ABOVE`, `SIDE_RIGHT_OF`, `SIDE_LEFT_OF`
+#: what a move does (the {move} of `BLANK_MOVED_NOT_TILE`, `BLANK_WRAPPED_NOT_TILE` and
+#: `WRONG_DIRECTION`): {side} is `SIDE_BELOW`, `SIDE_ABOVE`, `SIDE_RIGHT_OF` or `SIDE_LEFT_OF`
 SLIDES_THE_TILE = Message("`{move}` slides the tile {side} the blank {way}", shown=TEST_CELL,
                           example={"move": "moveUp", "side": "below", "way": "up"})
 SIDE_BELOW = Message("below", shown=TEST_CELL)
