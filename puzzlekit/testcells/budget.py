@@ -28,8 +28,8 @@ import traceback
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from .catalogue import (ASKED_AGAIN, BROWSER_CLOCK, COMPUTED_ONLY, ON_THE_PAGES_CLOCK,
-                        TOO_SLOW, WAITED)
+from .catalogue import (ASKED_AGAIN, BROWSER_CLOCK, COMPUTED_ONLY, OF_COMPUTING_TIME,
+                        ON_THE_PAGES_CLOCK, TOO_SLOW, WAITED)
 from .instrument import Record
 from .mistakes import Diagnosis, mistake
 
@@ -61,7 +61,7 @@ def too_slow(name: str, seconds: float) -> Diagnosis:
             name=name, seconds=ON_THE_PAGES_CLOCK.format(seconds=_seconds(seconds * BROWSER_SLACK)))
             + BROWSER_CLOCK.format(slack=BROWSER_SLACK, computing=_seconds(seconds)))
     return mistake("too-slow", TOO_SLOW.format(
-        name=name, seconds=f"{_seconds(seconds)} of computing time"))
+        name=name, seconds=OF_COMPUTING_TIME.format(seconds=_seconds(seconds))))
 
 
 def waited(name: str, seconds: float, cpu: float | None) -> Diagnosis:

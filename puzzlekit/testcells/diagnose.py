@@ -42,13 +42,11 @@ from ..puzzle.exact import distances_from
 from ..puzzle.heuristics import conflict_pairs, hamming, linear_conflict, manhattan
 from ..puzzle.moves import check_solution, path_to_moves
 from ..puzzle.scrambles import shuffle_pos
-from .catalogue import EXPANDED_AGAIN, KEEP_VISITED, STALE_ENTRY
+from . import catalogue
+from .catalogue import EXPANDED_AGAIN, IGNORES_THE_GOAL, KEEP_VISITED, STALE_ENTRY
 from .instrument import Record
 from .mistakes import Diagnosis, mistake
 
-#: What a function told a goal says when its answers are the default goal's instead
-IGNORES_THE_GOAL = ("it ignores the goal it is given: its answers are those for the default "
-                    "goal (the tiles in order, the blank last)")
 #: The blank's step (row, column) for each move letter (letters say where the blank goes).
 STEP = {"U": (-1, 0), "D": (1, 0), "L": (0, -1), "R": (0, 1)}
 #: Where the tile goes when the blank goes `letter`, and the lecture's name of that move.
@@ -56,7 +54,8 @@ TILE_GOES = {"D": "up", "U": "down", "R": "left", "L": "right"}
 LECTURE_NAME = {"D": "moveUp", "U": "moveDown", "R": "moveLeft", "L": "moveRight"}
 REVERSE = {"U": "D", "D": "U", "L": "R", "R": "L"}
 #: Where the moving tile sits, seen from the blank.
-_SIDE = {"D": "below", "U": "above", "R": "to the right of", "L": "to the left of"}
+_SIDE = {"D": catalogue.SIDE_BELOW, "U": catalogue.SIDE_ABOVE, "R": catalogue.SIDE_RIGHT_OF,
+         "L": catalogue.SIDE_LEFT_OF}
 _EDGE = {"U": "first row", "D": "last row", "L": "first column", "R": "last column"}
 
 
@@ -97,10 +96,10 @@ def _letter_of(S: State, T: State) -> str | None:
     return next((k for k, B in blank_moves(S).items() if B == T), None)
 
 
-def _the_move(want: str | None) -> str:
-    if want is None:
-        return "the right move"
-    return f"`{LECTURE_NAME[want]}` slides the tile {_SIDE[want]} the blank {TILE_GOES[want]}"
+def _the_move(want: str) -> str:
+    """What the move `want` (the blank's letter) does, in words."""
+    return catalogue.SLIDES_THE_TILE.format(move=LECTURE_NAME[want], side=_SIDE[want],
+                                            way=TILE_GOES[want])
 
 
 def diagnose_move(start: State, got: State, expected: State) -> Diagnosis | None:
@@ -113,35 +112,28 @@ def diagnose_move(start: State, got: State, expected: State) -> Diagnosis | None
     want = _letter_of(start, expected)
     boards = {"start": start, "expected": expected, "got": got}
     if got == start:
-        return mistake("board-unchanged", "the board came back unchanged: make the new "
-                       "board, swap the two cells in it, and return the new board", **boards)
+        return mistake("board-unchanged", catalogue.BOARD_UNCHANGED, **boards)
     have, had = Counter(t for row in got for t in row), Counter(t for row in start for t in row)
     if have != had:
         twice = sorted(t for t in have if have[t] > had.get(t, 0))
         lost = sorted(t for t in had if have.get(t, 0) < had[t])
         lost_words = " and ".join("no blank" if t == 0 else f"no {t}" for t in lost)
-        return mistake("tile-copied", f"the board has {' and '.join(map(str, twice))} twice "
-                       f"and {lost_words}: a tile was copied instead of swapped with the "
-                       f"blank (set both cells)", **boards)
+        return mistake("tile-copied", catalogue.TILE_COPIED.format(
+            twice=" and ".join(map(str, twice)), lost=lost_words), **boards)
     letter = _letter_of(start, got)
     if letter is not None and want is not None:
         if letter == REVERSE[want]:
-            return mistake("blank-moved-not-tile", f"the blank moved {TILE_GOES[want]} "
-                           f"instead of the tile: {_the_move(want)} (the name says where the "
-                           f"tile goes), so the blank goes {TILE_GOES[letter]}", **boards)
-        return mistake("wrong-direction", f"a tile moved {TILE_GOES[letter]}, but "
-                       f"{_the_move(want)}", **boards)
+            return mistake("blank-moved-not-tile", catalogue.BLANK_MOVED_NOT_TILE.format(
+                way=TILE_GOES[want], move=_the_move(want), blank=TILE_GOES[letter]), **boards)
+        return mistake("wrong-direction", catalogue.WRONG_DIRECTION.format(
+            way=TILE_GOES[letter], move=_the_move(want)), **boards)
     for letter, B in blank_moves(start, wrap=True).items():
         if B == got and want is not None and letter == REVERSE[want]:
-            return mistake("blank-moved-not-tile", f"the blank moved {TILE_GOES[want]} "
-                           f"instead of the tile, and from the {_EDGE[letter]} Python's index "
-                           f"-1 took it round to the other edge: {_the_move(want)} (the name "
-                           f"says where the tile goes)", **boards)
+            return mistake("blank-moved-not-tile", catalogue.BLANK_WRAPPED_NOT_TILE.format(
+                way=TILE_GOES[want], edge=_EDGE[letter], move=_the_move(want)), **boards)
         if B == got:
-            return mistake("wrap-around", f"the blank swapped with a tile on the far side of "
-                           f"the board: from the {_EDGE[letter]}, index -1 is the other edge in "
-                           f"Python (it wraps round instead of failing); only a tile next to "
-                           f"the blank can slide", **boards)
+            return mistake("wrap-around", catalogue.WRAPPED_ROUND.format(edge=_EDGE[letter]),
+                           **boards)
     return None
 
 
@@ -155,35 +147,27 @@ def diagnose_neighbours(start: State, got: Collection[State],
     if got_set == want and len(got) == len(got_set):
         return None
     if start in got_set:
-        return mistake("self-in-next-states", "the board itself is among its next states: "
-                       "every move changes the board, so leave S out", start=start)
+        return mistake("self-in-next-states", catalogue.SELF_IN_NEXT_STATES, start=start)
     wrapped = blank_moves(start, wrap=True)
     across = [k for k, B in wrapped.items() if B in got_set - want]
     missing = [k for k, B in blank_moves(start).items() if B in want - got_set]
     if across and missing:
         moves = " and ".join(f"`{LECTURE_NAME[k]}`" for k in missing)
-        return mistake("wrong-move-used", f"a board where the blank jumped across the edge "
-                       f"is there, and the board of {moves} is missing: a move function moves "
-                       f"the wrong way (its own test above says which; fix it first)",
+        return mistake("wrong-move-used", catalogue.WRONG_MOVE_USED.format(moves=moves),
                        start=start)
     if across:
         edge = " and the ".join(_EDGE[k] for k in across)
-        return mistake("wrap-around", f"a board where the blank jumped across the edge is "
-                       f"there: with the blank in the {edge}, Python's index -1 wraps round to "
-                       f"the other side; check the blank's row and column before each move",
+        return mistake("wrap-around", catalogue.JUMPED_ACROSS.format(edge=edge),
                        start=start, got=wrapped[across[0]])
     if missing and got_set < want:
         moves = ", ".join(f"`{LECTURE_NAME[k]}`" for k in missing)
-        return mistake("move-missing", f"{len(want)} boards are one move away here, yours "
-                       f"has {len(got_set)}: {moves} is missing (look at the test that "
-                       f"decides whether it can move)", start=start)
+        return mistake("move-missing", catalogue.MOVE_MISSING.format(
+            want=len(want), got=len(got_set), moves=moves), start=start)
     if len(got) != len(got_set):
-        return mistake("board-listed-twice",
-                       "a board is listed twice: return a set, or each board once")
+        return mistake("board-listed-twice", catalogue.BOARD_LISTED_TWICE)
     far = [B for B in got_set - want if B not in blank_moves(start).values()]
     if far:
-        return mistake("not-one-move", f"{len(far)} of the boards are not one move from S: "
-                       f"each next state slides exactly one tile next to the blank into it",
+        return mistake("not-one-move", catalogue.NOT_ONE_MOVE.format(far=len(far)),
                        start=start, got=far[0])
     return None
 
@@ -207,9 +191,7 @@ def diagnose_path(start: State, goal: State, seq: str | list[State]) -> Diagnosi
         return slip
     if slip is not None:
         return None         # two explanations: the boards say it, no cause is named
-    return mistake("ignores-the-goal", "it ignores the goal it is given: the path ends at "
-                   "the default goal (the tiles in order, the blank last) instead",
-                   start=start, expected=goal)
+    return mistake("ignores-the-goal", catalogue.PATH_TO_DEFAULT_GOAL, start=start, expected=goal)
 
 
 def _path_slip(start: State, goal: State, seq: str | list[State],
@@ -218,29 +200,20 @@ def _path_slip(start: State, goal: State, seq: str | list[State],
     if isinstance(seq, str):
         inverse = seq.translate(str.maketrans("UDLRudlr", "DURLdurl"))
         if seq and solves(inverse):
-            return mistake("tile-letters", "the letters say where the tile goes; here a "
-                           "letter says where the blank goes (U: the blank moves up, so the "
-                           "tile above it comes down)", start=start)
+            return mistake("tile-letters", catalogue.TILE_LETTERS, start=start)
         if seq and solves(inverse[::-1]):
-            return mistake("moves-from-goal", "these are the moves from the goal back to the "
-                           "start: reverse the string and swap each letter with its opposite",
-                           start=start)
+            return mistake("moves-from-goal", catalogue.MOVES_FROM_GOAL, start=start)
         return None
     if len(seq) > 1 and solves(seq[::-1]):
-        return mistake("path-backwards", "the path runs from the goal back to the start: "
-                       "following the parents from the goal gives it backwards, so reverse "
-                       "it (path[::-1])", start=start)
+        return mistake("path-backwards", catalogue.PATH_BACKWARDS, start=start)
     # (a path that already begins with the start, or ends with the goal, cannot be
     # missing it: the walk along the path that would say so is skipped)
     if seq and seq[0] != start and solves([start, *seq]):
-        return mistake("path-without-start", "the path leaves out the start: it should "
-                       "begin with the start state", start=start)
+        return mistake("path-without-start", catalogue.PATH_WITHOUT_START, start=start)
     if seq and seq[-1] != goal and solves([*seq, goal]):
-        return mistake("path-without-goal", "the path stops one move before the goal: it "
-                       "should end with the goal state", start=start)
+        return mistake("path-without-goal", catalogue.PATH_WITHOUT_GOAL, start=start)
     if len(seq) > 1 and (solves([*seq[::-1], goal]) or solves([start, *seq[::-1]])):
-        return mistake("path-backwards-missing-end", "the path runs backwards and misses an "
-                       "end: reverse it, and keep both the start and the goal in it",
+        return mistake("path-backwards-missing-end", catalogue.PATH_BACKWARDS_MISSING_END,
                        start=start)
     return None
 
@@ -286,10 +259,10 @@ def diagnose_search(start: State, record: Record,
                        start=start)
     for a, b, c in zip(boards, boards[1:], boards[2:]):
         if a is not None and b is not None and a == c and _adjacent(a, b):
-            where = ("already on the path" if kind == "iterative" else "already seen")
-            return mistake("steps-straight-back", f"it stepped straight back to the board it "
-                           f"came from ({_flat_text(a)} → {_flat_text(b)} → {_flat_text(a)}): "
-                           f"skip a next state that is {where}", start=a, got=b)
+            where = catalogue.ALREADY_ON_THE_PATH if kind == "iterative" else catalogue.ALREADY_SEEN
+            return mistake("steps-straight-back", catalogue.STEPS_STRAIGHT_BACK.format(
+                boards=f"{_flat_text(a)} → {_flat_text(b)} → {_flat_text(a)}", where=where),
+                start=a, got=b)
     if kind == "breadth-first" and len(start) * len(start[0]) <= 9:
         table = distances_from(start, [b for b in boards if b is not None])
         seen_far = 0
@@ -300,10 +273,8 @@ def diagnose_search(start: State, record: Record,
             if d is None:
                 return None
             if d < seen_far:
-                return mistake("bfs-takes-newest", f"it expanded a board {seen_far} moves "
-                               f"from the start before one only {d} moves away: breadth-first "
-                               f"search takes the oldest board out of its queue (popleft), "
-                               f"not the newest (pop)", start=start, got=board)
+                return mistake("bfs-takes-newest", catalogue.BFS_TAKES_NEWEST.format(
+                    far=seen_far, near=d), start=start, got=board)
             seen_far = max(seen_far, d)
     return None
 
@@ -339,21 +310,15 @@ def diagnose_cost(start: State, goal: State, path: list[State], costs: dict[str,
     if type(total) in (int, float) and total != paid:
         by_moves, by_tiles = total == moves, total == path_cost(path, tile_prices)
         if by_moves and not by_tiles:       # a rule is named only when it alone gives it
-            return mistake("cost-counts-moves", f"the total is the number of moves "
-                           f"({moves}), not the price of the path: add each move's price "
-                           f"(cost[letter]) to the cost so far, not 1", start=start)
+            return mistake("cost-counts-moves", catalogue.COST_COUNTS_MOVES.format(moves=moves),
+                           start=start)
         if by_tiles and not by_moves:
-            return mistake("cost-tile-prices", "the total prices each move by the way the "
-                           "tile goes; a price here is for the blank's move (U: the blank "
-                           "moves up)", start=start)
-        return mistake("cost-total-wrong",
-                       "the total must be the sum of the prices of the path's moves")
+            return mistake("cost-tile-prices", catalogue.COST_TILE_PRICES, start=start)
+        return mistake("cost-total-wrong", catalogue.COST_TOTAL_WRONG)
     if paid <= cheapest:
         return None
-    return mistake("ucs-stops-early", f"a cheaper path exists ({cheapest:g}): uniform-cost "
-                   f"search takes out the board with the lowest cost so far (each move adding "
-                   f"its price, cost[letter]) and stops when the goal comes out of the queue, "
-                   f"not when it is first put in", start=start)
+    return mistake("ucs-stops-early", catalogue.UCS_STOPS_EARLY.format(cheapest=cheapest),
+                   start=start)
 
 
 # ---------------------------------------------------------------------------
@@ -425,12 +390,10 @@ def _heuristic_rules(name: str) -> Rules:
         (r, c), (gr, gc) = _blank(S), _blank(goal)
         if name == "manhattan":
             blank = abs(r - gr) + abs(c - gc)
-            counted = ("it counts the blank as a tile: the blank is not a tile (moving it "
-                       "is what every move does), so leave it out, or h overestimates")
+            counted = catalogue.COUNTS_BLANK_AS_TILE
         else:
             blank = int((r, c) != (gr, gc))
-            counted = ("it counts the blank as a misplaced tile: leave the blank out, or h "
-                       "overestimates")
+            counted = catalogue.COUNTS_BLANK_AS_MISPLACED
         found: dict[str, tuple[object, str, str]] = {
             "counts-blank": (h(S, goal) + blank, "heuristic-counts-blank", counted)}
         default = goal_state(rows, cols)
@@ -438,13 +401,11 @@ def _heuristic_rules(name: str) -> Rules:
             found["default-goal"] = (h(S, default), "ignores-the-goal", IGNORES_THE_GOAL)
         first = goal_state(rows, cols, blank="first")
         if first != goal:
-            found["blank-first-goal"] = (h(S, first), "heuristic-other-goal", "it measures "
-                                         "against the goal with the blank first, not the "
-                                         "goal it is given")
+            found["blank-first-goal"] = (h(S, first), "heuristic-other-goal",
+                                         catalogue.BLANK_FIRST_GOAL)
         if name == "manhattan":
-            found["hamming"] = (hamming(S, goal), "manhattan-is-hamming", "it counts the "
-                                "misplaced tiles (Hamming), not how many steps each tile is "
-                                "from its place")
+            found["hamming"] = (hamming(S, goal), "manhattan-is-hamming",
+                                catalogue.MANHATTAN_IS_HAMMING)
         return found
     return rules
 
@@ -489,11 +450,8 @@ def _conflict_rules(S: State, goal: State) -> dict[str, tuple[object, str, str]]
     md = manhattan(S, goal)
     found: dict[str, tuple[object, str, str]] = {
         "every-pair": (md + 2 * len(conflict_pairs(S, goal)), "conflict-every-pair",
-                       "it adds 2 for every conflicting pair; when one tile conflicts with "
-                       "several in a line, only the tiles that must leave the line count (the "
-                       "line's tiles minus its longest run already in order), 2 moves each"),
-        "missing": (md, "conflict-missing", "it is the Manhattan distance alone: the "
-                    "conflicts add nothing yet")}
+                       catalogue.CONFLICT_EVERY_PAIR),
+        "missing": (md, "conflict-missing", catalogue.CONFLICT_MISSING)}
     default = goal_state(*shape(S))
     if default != goal:
         found["default-goal"] = (linear_conflict(S, default), "ignores-the-goal",
@@ -554,16 +512,11 @@ def _reachability_rules(S: State, goal: State) -> dict[str, tuple[object, str, s
     with_row = (_tile_parity(S, goal) + abs(_blank(S)[0] - _blank(goal)[0])) % 2 == 0
     found: dict[str, tuple[object, str, str]] = {}
     if cols % 2 == 0:
-        found["tiles-only"] = (tiles_only, "parity-ignores-blank-row", f"the board is {cols} "
-                               f"wide, an even width: there a move up or down changes the "
-                               f"parity of the inversions, so the blank's row counts too "
-                               f"(inversions plus the rows between the blank and its goal row "
-                               f"must be even)")
+        found["tiles-only"] = (tiles_only, "parity-ignores-blank-row",
+                               catalogue.PARITY_EVEN_WIDTH.format(cols=cols))
     else:
-        found["with-row"] = (with_row, "parity-counts-blank-row", f"the board is {cols} "
-                             f"wide, an odd width: there a move up or down keeps the parity "
-                             f"of the inversions, so only the inversions count, not the "
-                             f"blank's row")
+        found["with-row"] = (with_row, "parity-counts-blank-row",
+                             catalogue.PARITY_ODD_WIDTH.format(cols=cols))
     default = goal_state(rows, cols)
     if default != goal:
         found["default-goal"] = (_reachable(S, default), "ignores-the-goal", IGNORES_THE_GOAL)
@@ -613,20 +566,20 @@ def random_state_problem(state: object) -> str | None:
     most 624, a float or None; and not the degenerate all-zero state (whose generator
     returns 0 for ever). Checked before the grader uses a state that came from a kernel."""
     if type(state) is not tuple or len(state) != 3:
-        return "not a tuple of three"
+        return catalogue.RANDOM_NOT_THREE
     version, internal, gauss = state
     if version != 3 or type(version) is not int:
-        return "not version 3"
+        return catalogue.RANDOM_NOT_VERSION_3
     if type(internal) is not tuple or len(internal) != _MT_WORDS + 1:
-        return f"not {_MT_WORDS + 1} numbers"
+        return catalogue.RANDOM_NOT_WORDS.format(count=_MT_WORDS + 1)
     if not all(type(w) is int and 0 <= w < 2 ** 32 for w in internal):
-        return "numbers outside 0 .. 2**32 - 1"
+        return catalogue.RANDOM_OUT_OF_RANGE
     if internal[-1] > _MT_WORDS:
-        return f"an index above {_MT_WORDS}"
+        return catalogue.RANDOM_INDEX_ABOVE.format(most=_MT_WORDS)
     if not internal[0] & 0x80000000 and not any(internal[1:_MT_WORDS]):
-        return "the all-zero state, which draws 0 for ever"
+        return catalogue.RANDOM_ALL_ZERO
     if gauss is not None and type(gauss) is not float:
-        return "a next gauss that is not a float"
+        return catalogue.RANDOM_GAUSS
     return None
 
 
@@ -647,24 +600,15 @@ def diagnose_shuffle(n: int, got: object, before: object, after: object) -> Diag
         want_after = rng.getstate()
         if got == want:
             if after is not None and after != want_after:
-                return mistake("shuffle-draws-differ", f"shuffle_pos({n}) itself is right, "
-                               f"but it drew a different number of random numbers than the "
-                               f"course's, so every position after it drifts: one "
-                               f"random.randint(0, 3) per try, and a new try only when the "
-                               f"move leaves the board or undoes the last one")
+                return mistake("shuffle-draws-differ", catalogue.SHUFFLE_DRAWS_DIFFER.format(n=n))
             return None
         rng.setstate(before)  # type: ignore[arg-type]
         if got == shuffle_pos(n, allow_undo=True, rng=rng):
-            return mistake("shuffle-allows-undo", "it lets a move undo the one before (the "
-                           "gap steps straight back): the course's shuffle draws again when "
-                           "a move would undo the last one")
+            return mistake("shuffle-allows-undo", catalogue.SHUFFLE_ALLOWS_UNDO)
     except (TypeError, ValueError):
         return None
     if isinstance(got, list) and sorted(map(str, got)) == sorted(map(str, want)):
-        return mistake("shuffle-order-differs", "the position differs from the course's for "
-                       "the same seed: draw each move with random.randint(0, 3) (0 up, 1 "
-                       "left, 2 down, 3 right: where the tile goes) and draw again when it "
-                       "leaves the board or undoes the last move")
+        return mistake("shuffle-order-differs", catalogue.SHUFFLE_ORDER_DIFFERS)
     return None
 
 
@@ -683,15 +627,10 @@ def diagnose_report(lines: list[str], sizes: list[int]) -> Diagnosis | None:
     if lines == want:
         return None
     if lines == [line(k, n) for k, n in enumerate(sizes)]:
-        return mistake("report-off-by-one", "the report is off by one: the first layer of "
-                       "new states is Iteration 1 (count k up before printing)")
+        return mistake("report-off-by-one", catalogue.REPORT_OFF_BY_ONE)
     if lines == [line(k, n) for k, n in enumerate([1, *sizes])] or \
             lines == [line(k, n) for k, n in enumerate([1, *sizes], start=1)]:
-        return mistake("report-counts-start", "the report counts the start as a layer: "
-                       "print only the layers of new states, from Iteration 1 (3 new states "
-                       "here) on")
+        return mistake("report-counts-start", catalogue.REPORT_COUNTS_START)
     if lines == want + [line(len(sizes) + 1, 0)]:
-        return mistake("report-extra-line", "the report has one line too many: the last "
-                       "layer found the goal, so stop before searching a layer with no new "
-                       "states")
+        return mistake("report-extra-line", catalogue.REPORT_EXTRA_LINE)
     return None

@@ -28,7 +28,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .catalogue import ASKED_MOST, CALLED_AGAIN, TOO_MANY_CALLS
+from .catalogue import (ASKED_MOST, CALLED_AGAIN, NO_FUNCTION_TO_CALL, THE_SUCCESSOR_FUNCTION,
+                        TOO_MANY_CALLS)
 from .mistakes import mistake
 
 #: How many of the first calls a record keeps, in order.
@@ -83,14 +84,14 @@ class Recorder:
                  name: str | None = None, keep: int = KEEP) -> None:
         self.func = func
         self.limit = limit
-        self.name = name or getattr(func, "__name__", None) or "the successor function"
+        self.name = name or getattr(func, "__name__", None) or THE_SUCCESSOR_FUNCTION
         self.keep = keep
         self.record = Record()
         self._seen: Counter[Any] = Counter()
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.func is None:
-            raise TypeError(f"the recorder of {self.name} has no function to call")
+            raise TypeError(NO_FUNCTION_TO_CALL.format(name=self.name))
         board = args[0] if args else None
         self.note(board)
         return self.func(*args, **kwargs)

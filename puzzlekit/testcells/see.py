@@ -39,7 +39,7 @@ from ..puzzle.heuristics import manhattan
 from ..puzzle.lecture import nextStates
 from ..puzzle.moves import move_between, moves_to_path
 from ..visuals.search_view import MAX_DRAWN, MAX_PATH, SearchView, Trace
-from . import runner
+from . import catalogue, runner
 from .instrument import ExpansionLimit, Recorder
 
 #: calls of the successor function before the search is stopped (as the tests of `search`)
@@ -51,7 +51,7 @@ SECONDS = 3.0
 GRADING_LIMIT, GRADING_SECONDS, GRADING_DRAWN = 600, 1.0, 40
 
 #: the reference drawn for each kind of search, in words
-NAMES = {"search": "breadth-first search (layer by layer)", "bfs": "breadth-first search",
+NAMES = {"search": catalogue.LAYER_BY_LAYER, "bfs": "breadth-first search",
          "dfs": "depth-first search", "ucs": "uniform-cost search",
          "iddfs": "iterative deepening", "astar": "A* search", "idastar": "IDA*"}
 
@@ -71,7 +71,7 @@ class Watch(Recorder):
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         if self.func is None:
-            raise TypeError(f"the recorder of {self.name} has no function to call")
+            raise TypeError(catalogue.NO_FUNCTION_TO_CALL.format(name=self.name))
         if self._busy:
             return self.func(*args, **kwargs)
         board = args[0] if args else None
@@ -137,16 +137,15 @@ def path_of(result: object, start: State) -> tuple[list[State] | None, str | Non
         try:
             return moves_to_path(start, result), None
         except PuzzleError as e:
-            return None, f"Its moves {result[:40]!r} are not a path from the start: {e}"
+            return None, catalogue.NOT_A_PATH_FROM_START.format(moves=result[:40], why=e)
     if isinstance(result, (list, tuple)) and result:
         boards = [board_of(S) for S in result]
         if all(b is not None and shape(b) == shape(start) for b in boards):
             if len(boards) > MAX_PATH:
-                return None, (f"It returned a path of {len(boards) - 1:,} moves, too long to "
-                              f"draw.")
+                return None, catalogue.PATH_TOO_LONG.format(moves=len(boards) - 1)
             return boards, None           # type: ignore[return-value]
     kind = type(result).__name__
-    return None, f"It returned a {kind}, which is not a path ({result!r:.60})."
+    return None, catalogue.NOT_A_PATH.format(kind=kind, result=result)
 
 
 # ----------------------------------------------------------------------------- the references
@@ -225,14 +224,13 @@ def _run(func: Callable[..., Any], args: list[Any], watch: Watch, given: list[in
         value, stopped = runner.run(func, args, seconds=seconds, recorder=watch, given=given,
                                     quiet=True)
     except ExpansionLimit as e:
-        return None, f"It was stopped: {e}", None
+        return None, catalogue.STOPPED.format(why=e), None
     except RecursionError:
-        return None, ("It was stopped: it went deeper than Python's recursion limit "
-                      "(RecursionError)."), None
+        return None, catalogue.STOPPED_TOO_DEEP, None
     except Exception as e:          # the student's bug: the drawing shows what came before
         return None, None, e
     if stopped:
-        return None, f"It was stopped: {stopped}"[:600], None
+        return None, catalogue.STOPPED.format(why=stopped)[:600], None
     return value, None, None
 
 
@@ -278,19 +276,17 @@ def see_search(func: Callable[..., Any], *args: Any, watch: str = "nextStates",
                               f"{kind!r} to draw instead (kind= one of {', '.join(NAMES)})")
         spy = Watch(nextStates, limit=limit, name="nextStates", drawn=drawn)
         extra = tuple(a for a in args if board_of(a) is None and a is not original)
-        notes.append(f"{_not_written(error)} is not written yet (NotImplementedError), so "
-                     f"this is what puzzlekit's {NAMES[kind]} does on this board, drawn the "
-                     f"same way.")
+        notes.append(catalogue.NOT_WRITTEN_DRAWN.format(name=_not_written(error),
+                                                        search=NAMES[kind]))
         try:
             value, what = reference(kind, spy, start, target, extra)
         except ExpansionLimit:
             value, what = None, NAMES[kind]
-            notes.append(f"It was stopped after {limit:,} expansions.")
+            notes.append(catalogue.STOPPED_AFTER.format(limit=limit))
         who, error = f"puzzlekit's reference {what}", None
     elif error is not None:
         words = " ".join(str(error).split())[:300]
-        notes.append(f"It stopped with {type(error).__name__}: {words} (the drawing shows "
-                     f"what it expanded before).")
+        notes.append(catalogue.STOPPED_WITH.format(error=type(error).__name__, words=words))
     path, wrong = path_of(value, start)
     if wrong and not stopped and error is None:
         notes.append(wrong)

@@ -9,6 +9,9 @@ from .message import Message, TEST_CELL
 #: it was counted so, "of computing time" ("6 seconds of computing time")
 TOO_SLOW = Message("{name} did not finish within {seconds} and was stopped.", shown=TEST_CELL,
                    example={"name": "bfs", "seconds": "6 seconds of computing time"})
+#: how long a call had in JupyterLab (the `seconds` of `TOO_SLOW` there)
+OF_COMPUTING_TIME = Message("{seconds} of computing time", shown=TEST_CELL,
+                            example={"seconds": "6 seconds"})
 #: how long a call in the browser had (the `seconds` of `TOO_SLOW` there)
 ON_THE_PAGES_CLOCK = Message("{seconds} on the page's clock", shown=TEST_CELL,
                              example={"seconds": "24 seconds"})

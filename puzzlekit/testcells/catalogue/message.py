@@ -21,8 +21,9 @@ GRADED = "a graded cell's output, written by the grader (the graded notebook, th
 FEEDBACK = "the feedback page (a hidden test's cell)"
 #: the instructor's side: the grader's log and warnings, the integrity report
 INSTRUCTOR = "the instructor's terminal or log while grading"
-#: an example cell's printed line, in the student's notebook
-EXAMPLE = "an example cell's printed line, in the student's notebook"
+#: an example cell's printed line, or the notes of a search it draws (`see_search`), in the
+#: student's notebook
+EXAMPLE = "an example cell's printed line or drawing, in the student's notebook"
 
 _FIELDS = string.Formatter()
 
