@@ -1,7 +1,7 @@
-"""The judge's, the sanitiser's and the course configuration's messages that no other
-test reads, each rendered by the code that says it, from the evidence that calls for it
-(tests/testcells/test_catalogue.py checks that every message a student reads is rendered
-by a test somewhere)."""
+"""The judge's, the sanitiser's, the course configuration's and the integrity report's
+messages that no other test reads, each rendered by the code that says it, from the
+evidence that calls for it (tests/testcells/test_catalogue.py checks that every message a
+student reads is rendered by a test somewhere)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import nbformat
 import pytest
 from agent_here import answer_here
 from traitlets.config.loader import PyFileConfigLoader
@@ -19,6 +20,8 @@ from puzzlekit.autograder.judge.crossing import by_name
 from puzzlekit.autograder.judge.handles import Remote, RemoteIterator, handle_only
 from puzzlekit.autograder.judge.judge import Judge
 from puzzlekit.autograder.judge.sanitize import clean_data
+from puzzlekit.course.integrity import scan_notebook
+from puzzlekit.course.integrity.forbidden import _label
 from puzzlekit.testcells import catalogue
 
 REPO = Path(__file__).resolve().parents[2]
@@ -166,3 +169,104 @@ def test_the_course_config_gives_a_cell_out_of_its_seconds_the_catalogues_words(
     assert error["evalue"] == catalogue.CELL_STOPPED
     assert error["traceback"][0].endswith(
         "CellTimeoutError\x1b[0m: " + catalogue.CELL_RAN_TOO_LONG.format(seconds=seconds))
+
+
+# ---------------------------------------------------------------------------
+# The integrity report's findings, whole
+
+SOURCE = REPO / "notebooks" / "source"
+A1, A2 = "01-states-and-moves", "02-uninformed-search"
+
+
+def findings(added: str = "", edit: Any = None, *, assignment: str = A1,
+             cells: dict[str, str] | None = None) -> list[str]:
+    """The findings of an assignment's source with a cell of `added` code after its first
+    answer, `edit` applied to its cells, and `cells` (grade id -> new source; '+grade id'
+    for a new cell after it)."""
+    path = SOURCE / assignment / f"{assignment}.ipynb"
+    source, submitted = nbformat.read(path, as_version=4), nbformat.read(path, as_version=4)
+
+    def at(grade_id: str) -> int:
+        return next(i for i, c in enumerate(submitted.cells)
+                    if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id)
+    if added:
+        first = next(i for i, c in enumerate(submitted.cells) if c.cell_type == "code"
+                     and c.metadata.get("nbgrader", {}).get("solution"))
+        submitted.cells.insert(first + 1, nbformat.v4.new_code_cell(added))
+    for where, code in (cells or {}).items():
+        if where.startswith("+"):
+            submitted.cells.insert(at(where[1:]) + 1, nbformat.v4.new_code_cell(code))
+        else:
+            submitted.cells[at(where)].source = code
+    if edit is not None:
+        edit(submitted.cells)
+    return [f.finding for f in scan_notebook(submitted, source)]
+
+
+def finding(kind: str, why: str) -> str:
+    return f"{kind}: {why}"
+
+
+@pytest.mark.parametrize("code, said", [
+    ("!ls", finding("shell-command", catalogue.SHELL_COMMAND)),
+    ("%run other.py", finding("dynamic-code", catalogue.CODE_FROM_ELSEWHERE.format(
+        magic="run"))),
+    ("assert_equal = print", finding("rebinds-helper", catalogue.REBINDS_HELPER.format(
+        names="assert_equal"))),
+    ("len = lambda x: 32", finding("builtins", catalogue.SHADOWS_BUILTIN.format(
+        names="len"))),
+    ("from puzzlekit.testcells import _TimeUp", finding(
+        "patches-grader", catalogue.REACHES_INTERNALS.format(module="testcells",
+                                                             name="_TimeUp"))),
+    ("open('../../gradebook.db')", finding("file-access", catalogue.USES_PATH.format(
+        path="../../gradebook.db"))),
+    ("import puzzlekit.testcells\nprint(puzzlekit.testcells.__file__)",
+     finding("patches-grader", catalogue.LOCATES_GRADER)),
+    ("import puzzlekit\npuzzlekit.__setattr__('bfs', None)",
+     finding("patches-puzzlekit", catalogue.SETS_ATTRIBUTES.format(module="puzzlekit"))),
+    ("ns = globals()", finding("module-attributes", catalogue.HANDS_NAMESPACE)),
+    ("class Board:\n    @property\n    def __class__(self):\n        return tuple",
+     finding("rigged-dunder", catalogue.FAKES_CLASS)),
+    ("class Anything:\n    def __eq__(self, other):\n        return True",
+     finding("rigged-dunder", catalogue.RIGGED_IGNORES_OTHER.format(name="__eq__"))),
+    ("class Path(list):\n    def __len__(self):\n        return 32",
+     finding("rigged-dunder", catalogue.RIGGED_SAME_ANSWER.format(name="__len__"))),
+])
+def test_each_trick_is_named_in_the_catalogues_words(code: str, said: str) -> None:
+    assert said in findings(code)
+
+
+def test_locked_cells_deleted_or_edited_are_named() -> None:
+    def locked(cells: list[Any]) -> Any:
+        return next(c for c in cells if c.cell_type == "code"
+                    and c.metadata.get("nbgrader", {}).get("locked")
+                    and not c.metadata.get("nbgrader", {}).get("solution"))
+
+    def edit(cells: list[Any]) -> None:
+        locked(cells).source += "\nprint('mine')"
+
+    def remove(cells: list[Any]) -> None:
+        cell = locked(cells)
+        cell.source = "\n".join(cell.source.splitlines()[1:])
+
+    def delete(cells: list[Any]) -> None:
+        cell = locked(cells)      # as nbgrader puts back a locked cell that was deleted
+        cell.source = "# This cell was missing from the submission.\n" + cell.source
+    assert catalogue.LOCKED_CELL_EDITED.format(why=catalogue.LOCKED_CELL_DIFFERS) in \
+        findings(edit=edit)
+    assert catalogue.LOCKED_CELL_EDITED.format(why=catalogue.LOCKED_LINE_REMOVED) in \
+        findings(edit=remove)
+    assert catalogue.LOCKED_CELL_DELETED in findings(edit=delete)
+
+
+def test_puzzlekits_answers_handed_on_or_star_imported_are_named() -> None:
+    handed = findings(assignment=A2, cells={"+search_tests": "HELPERS = {}\n"
+                                                             "HELPERS['s'] = puzzlekit.search"})
+    assert handed == [finding("reference-call", catalogue.HANDS_ON_FORBIDDEN.format(
+        label="puzzlekit.search"))]
+    starred = findings(cells={"nextStates_solution": "from puzzlekit import *"})
+    assert starred == [finding("reference-call", catalogue.STAR_IMPORT_BINDS.format(
+        names="findZero, moveDown, moveLeft, moveRight, moveUp, nextStates"))]
+    # how a finding would name all of a module of puzzlekit's engine (a star import)
+    assert _label(("engine.uninformed", "*")) == catalogue.EVERYTHING_OF.format(
+        module="engine.uninformed")
