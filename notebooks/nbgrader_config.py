@@ -14,7 +14,7 @@ from nbgrader.preprocessors import GetGrades, LockCells
 
 from puzzlekit.course.author_check import ModelSolutionCheck
 from puzzlekit.course.authoring import KitAuthoring, RefuseStaleTests
-from puzzlekit.autograder.judge.autograde import with_walled_execute
+from puzzlekit.autograder.judge.autograde import timeout_error, with_walled_execute
 from puzzlekit.course.course_setup import course_settings, environment_first_on_path, repair_gradebook
 from puzzlekit.course.demos import ReleaseDemos
 from puzzlekit.errors import PuzzleError
@@ -110,19 +110,12 @@ filter_nbgraders_warnings()
 # Each cell gets 30 seconds of computing time (the kernel's CPU time: a busy grading
 # machine costs no cell; the clock is only a backstop, 5 times as long); an endless loop
 # is interrupted and grading goes on. The tests' own limits on a student's search count
-# computing time too (docs/explanation/wall.md). The words name no cause: the
-# grader saw none. (A cell stopped by the backstop is told it waited rather than computed.)
+# computing time too (docs/explanation/wall.md). The words (`timeout_error`: CELL_RAN_TOO_LONG
+# in docs/reference/messages.md) name no cause: the grader saw none. (A cell stopped by the backstop is told it waited rather than computed.)
 CELL_SECONDS = 30
 c.Execute.timeout = CELL_SECONDS
 c.Execute.interrupt_on_timeout = True
-c.Execute.error_on_timeout = {
-    "ename": "CellTimeoutError",
-    "evalue": "this cell ran too long and was stopped",
-    "traceback": [f"\x1b[0;31mCellTimeoutError\x1b[0m: this cell ran too long and was stopped "
-                  f"(after {CELL_SECONDS} seconds of computing time).\nThe cells after it were "
-                  f"graded as usual; "
-                  f"run it in your own notebook to see what takes so long."],
-}
+c.Execute.error_on_timeout = timeout_error(CELL_SECONDS)
 
 # The wall (docs/explanation/wall.md): each student's kernel runs in a scratch copy
 # of the submission, can read Python and its packages but nothing of the course, can write

@@ -59,17 +59,22 @@ from traitlets import Bool, Float, Integer, Unicode
 
 from ...testcells.budget import backstop
 from ...testcells.catalogue import (
+    ANSWER_NOT_JSON,
+    CELL_STOPPED,
+    CELL_RAN_TOO_LONG,
     CELL_TOO_LONG,
     CELL_WAITED,
     CPU_BUDGET,
     KERNEL_DIED,
     KERNEL_HUNG,
+    KERNEL_NO_ANSWER,
     NO_INPUT,
     NO_LANDLOCK,
     NO_WALL,
     NOT_RUN,
     NOT_RUN_CPU,
     NOT_RUN_TIME,
+    NOTEBOOK_DATA_SPENT,
     OUT_OF_CPU,
     OUT_OF_TIME,
     OUTPUT_CUT,
@@ -868,7 +873,7 @@ class WalledExecute(Execute):
         self._received = getattr(self, "_received", 0) + size
         if self._received > self.max_notebook_bytes > 0:
             limit = _mb(self.max_notebook_bytes)
-            return protocol.fault(f"more than {limit} from the kernel in this notebook",
+            return protocol.fault(NOTEBOOK_DATA_SPENT.format(limit=limit),
                                   too_big=True, spent=True, limit=limit)
         return None
 
@@ -994,7 +999,7 @@ class WalledExecute(Execute):
             raise
         buffers = reply.get("buffers") or []
         if reply.get("msg_type") != REPLY or len(buffers) != 1:
-            return protocol.fault("the kernel did not answer")
+            return protocol.fault(str(KERNEL_NO_ANSWER))
         size = len(buffers[0])
         spent = self._spent(size)
         if spent is not None:
@@ -1005,7 +1010,7 @@ class WalledExecute(Execute):
         try:
             answer = json.loads(bytes(buffers[0]))
         except (ValueError, RecursionError):
-            return protocol.fault("the kernel's answer is not JSON")
+            return protocol.fault(str(ANSWER_NOT_JSON))
         return answer if type(answer) is dict else protocol.fault("not a reply")
 
     def _tampering(self) -> list[dict[str, Any]]:
@@ -1122,6 +1127,14 @@ def _warn_once(log: Any, message: str) -> None:
     if message not in _warned:
         _warned.append(message)
         log.warning(message)
+
+
+def timeout_error(seconds: int) -> dict[str, Any]:
+    """The error a cell out of its `seconds` gets (``Execute.error_on_timeout``, set in the
+    course's nbgrader_config.py), in the course's words: it names no cause."""
+    return {"ename": "CellTimeoutError", "evalue": str(CELL_STOPPED),
+            "traceback": [error_line("CellTimeoutError",
+                                     CELL_RAN_TOO_LONG.format(seconds=seconds))]}
 
 
 def with_walled_execute(preprocessors: list[Any]) -> list[Any]:

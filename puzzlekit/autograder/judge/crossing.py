@@ -18,6 +18,7 @@ import types
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from ...testcells.catalogue import NOT_SENT_BY_NAME
 from .. import wire
 
 
@@ -191,7 +192,7 @@ def by_name(value: object) -> dict[str, Any]:
         return {"$py": f"{value.__name__}:"}
     name = _named(value)
     if name is None:
-        raise wire.WireError(f"{type(value).__name__} cannot be sent by name")
+        raise wire.WireError(NOT_SENT_BY_NAME.format(kind=type(value).__name__))
     return {"$py": name}
 
 

@@ -21,6 +21,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from ...testcells.catalogue import (
+    CANNOT_STEP,
+    HANDLE_NOT_HASHED,
+    HASH_NOT_INT,
+    ITER_NOT_ITERATOR,
+    NOT_PLAIN_DATA,
+)
 from .. import wire
 
 
@@ -78,7 +85,7 @@ def _plain_only() -> None:
     """While `wire` tallies the hashes of a value, a handle in it is not asked (the
     kernel is not called in the middle of decoding a reply)."""
     if wire.PLAIN_ONLY.get():
-        raise TypeError("a handle is not hashed while a value is decoded")
+        raise TypeError(HANDLE_NOT_HASHED)
 
 
 def terms_of(value: object) -> Terms:
@@ -155,7 +162,7 @@ class Remote:
         _plain_only()
         value = self._op("hash")
         if type(value) is not int:
-            raise TypeError(f"the hash of your {self._type} is not an int")
+            raise TypeError(HASH_NOT_INT.format(kind=self._type))
         return value
 
     def __iter__(self) -> Iterator[Any]:
@@ -164,8 +171,7 @@ class Remote:
         if isinstance(it, RemoteIterator):
             return it
         if isinstance(it, Remote):
-            raise TypeError(f"iter() of your {self._type} returned something that is "
-                            "not an iterator")
+            raise TypeError(ITER_NOT_ITERATOR.format(kind=self._type))
         return iter(it)
 
     def __len__(self) -> int:
@@ -218,7 +224,7 @@ class RemoteIterator(Remote):
             step = self._judge.call({"next": self._h}, f"next() of your {self._type}",
                                     (self._batch,), {}, handle=self)
             if type(step) is not dict or type(step.get("items")) is not list:
-                raise TypeError(f"the grader could not step your {self._type}")
+                raise TypeError(CANNOT_STEP.format(kind=self._type))
             buffer.extend(step["items"])
             if step.get("done") is True:
                 object.__setattr__(self, "_done", True)
@@ -263,4 +269,4 @@ def handle_only(value: object) -> dict[str, Any]:
         return {"$ref": value.__name__}
     if isinstance(value, Remote):
         return {"$h": object.__getattribute__(value, "_h")}
-    raise wire.WireError("not plain data")
+    raise wire.WireError(NOT_PLAIN_DATA)

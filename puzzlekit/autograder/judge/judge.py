@@ -137,7 +137,9 @@ from ...testcells import budget
 from ...testcells.diagnose import random_state_problem
 from ...testcells.instrument import Recorder, limit_message
 from ...testcells.catalogue import (
+    ANSWER_NOT_JSON,
     BAD_RANDOM,
+    CANNOT_PASS,
     CANNOT_READ,
     NO_INPUT,
     COULD_NOT_RUN,
@@ -151,12 +153,22 @@ from ...testcells.catalogue import (
     NOT_WRITTEN,
     NOTEBOOK_DATA,
     NOTEBOOK_TIME,
+    NOT_DATA_FROM_KERNEL,
+    PUBLIC_ATTRIBUTES_ONLY,
+    RECORDER_BY_NAME,
     RESTARTED_FOR_TESTS,
     STOP_ITERATION,
+    TEST_ANSWER_NOT_DATA,
     TEST_FUNCTION_TOO_LONG,
+    TEST_VALUES,
     TOO_BIG,
+    TOO_MANY_STAND_INS,
     TOO_SLOW,
+    UNKNOWN_ARGUMENT,
+    UNKNOWN_TEST_FUNCTION,
+    UNREADABLE_ARGUMENTS,
     UNREADABLE_FAILURE,
+    UNREADABLE_QUESTION,
 )
 from ...testcells.messages import (
     RETURN_KINDS,
@@ -771,7 +783,7 @@ class Judge:
                 return json.dumps(answer, separators=(",", ":"))
             except (TypeError, ValueError):
                 return json.dumps({"error": {"ename": "TypeError",
-                                             "evalue": "the test's answer is not data"}})
+                                             "evalue": str(TEST_ANSWER_NOT_DATA)}})
         finally:
             self._answering -= 1
 
@@ -792,22 +804,21 @@ class Judge:
         except (ValueError, RecursionError):
             question = None
         if question is None or question["j"] not in self._objects:
-            return error_reply(RuntimeError("the grader could not read your kernel's "
-                                             "question about the test's function"))
+            return error_reply(RuntimeError(UNREADABLE_QUESTION))
         target, op = self._objects[question["j"]], question["op"]
         try:
             if op == "call":
                 args, kwargs = question.get("args", []), question.get("kwargs", {})
                 if type(args) is not list or type(kwargs) is not dict:
-                    raise TypeError("the arguments could not be read")
+                    raise TypeError(UNREADABLE_ARGUMENTS)
                 given = self._calls_given[-1] if self._calls_given else None
                 result = target(*[self._value(a, given) for a in args],
                                 **{str(k): self._value(v, given) for k, v in kwargs.items()})
             elif op == "getattr":
                 name = self._value(question.get("arg"))
                 if type(name) is not str or name.startswith("_"):
-                    raise AttributeError(f"the test's {type(target).__name__} shows your "
-                                         f"code only its public attributes, not {name!r}")
+                    raise AttributeError(PUBLIC_ATTRIBUTES_ONLY.format(
+                        kind=type(target).__name__, attribute=name))
                 result = getattr(target, name)
             elif op in TEST_OPERATIONS:
                 given = self._calls_given[-1] if self._calls_given else None
@@ -837,7 +848,7 @@ class Judge:
                 try:
                     reply = json.loads(prompt[len(ASK):])["done"]
                 except (ValueError, KeyError, TypeError, RecursionError):
-                    return protocol.fault("the kernel's answer is not JSON")
+                    return protocol.fault(str(ANSWER_NOT_JSON))
                 return reply if type(reply) is dict else protocol.fault("not a reply")
             text = self._answer(prompt)
 
@@ -845,7 +856,7 @@ class Judge:
         """Encode what the judge sends that is not plain data (functions, handles)."""
         if isinstance(value, Recorder):
             if value.func is None:
-                raise wire.WireError("a recorder by name is used with `recording`")
+                raise wire.WireError(RECORDER_BY_NAME)
             number = str(len(self._sent))
             self._sent[number] = value
             inner = self._outbound(value.func)
@@ -864,7 +875,7 @@ class Judge:
             return by_name(value)
         if self._of_the_test(value):
             return self._stand_in(value, "callable" if callable(value) else "object")
-        raise wire.WireError(f"the grader cannot pass {type(value).__name__} to your code")
+        raise wire.WireError(CANNOT_PASS.format(kind=type(value).__name__))
 
     def _of_the_test(self, value: object) -> bool:
         """A function or object the test made: a closure or lambda of a test cell, a
@@ -887,8 +898,7 @@ class Judge:
         number = self._numbers.get(id(value))
         if number is None or self._objects.get(number) is not value:
             if len(self._objects) >= MAX_STAND_INS:
-                raise wire.WireError(f"the test passed more than {MAX_STAND_INS:,} functions "
-                                     f"and objects of its own to your code")
+                raise wire.WireError(TOO_MANY_STAND_INS.format(most=MAX_STAND_INS))
             number = len(self._objects) + 1
             self._objects[number] = value
             self._numbers[id(value)] = number
@@ -947,16 +957,15 @@ class Judge:
         if "$j" in tagged:      # one of the test's own, given to the kernel before
             number = tagged["$j"]
             if type(number) is not int or number not in self._objects:
-                raise wire.WireError("the kernel named a function of the test it was "
-                                     "never given")
+                raise wire.WireError(UNKNOWN_TEST_FUNCTION)
             return self._objects[number]
         if "$arg" in tagged:
             number = tagged["$arg"]
             if given is None or type(number) is not int or not 0 <= number < len(given):
-                raise wire.WireError("the kernel named an object the grader did not give it")
+                raise wire.WireError(UNKNOWN_ARGUMENT)
             return given[number]
         if "$h" not in tagged or type(tagged["$h"]) is not int:
-            raise wire.WireError("the kernel sent something that is not data")
+            raise wire.WireError(NOT_DATA_FROM_KERNEL)
         producing = self._producing or NO_TERMS
         known = self._remotes.get(tagged["$h"])
         if known is not None:
@@ -1127,13 +1136,12 @@ class Judge:
         values = self.globals.to_push(self._read_by_functions)
         if not values:
             return
-        reply = self._request(protocol.request("set", values=values), "the test's values")
+        reply = self._request(protocol.request("set", values=values), TEST_VALUES)
         self.globals.pushed(values, reply.get("set", []))
 
     def _read_by_functions(self, names: list[str]) -> list[Any]:
         """Which of `names` the notebook's functions read (asked of the kernel)."""
-        reply = self._request(protocol.request("set", values={}, has=names),
-                              "the test's values")
+        reply = self._request(protocol.request("set", values={}, has=names), TEST_VALUES)
         return reply.get("has", [])  # type: ignore[no-any-return]
 
     def _random_to_send(self) -> Any:

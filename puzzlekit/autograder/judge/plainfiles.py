@@ -51,6 +51,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from ...errors import PuzzleError
+from ...testcells.catalogue import (
+    CONTROL_CHARACTERS,
+    LEFT_OUT,
+    LINK_MADE_WHILE_COPIED,
+    NO_PLAIN_NOTEBOOK,
+    NOT_A_FOLDER,
+    SECOND_NAME,
+    SWAPPED_WHILE_COPIED,
+)
 
 _DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 #: O_NONBLOCK: opening a FIFO that slipped in does not wait for a writer
@@ -160,8 +169,7 @@ def open_folder(path: str | os.PathLike[str]) -> int:
                 what = kind_of(os.lstat(path).st_mode)
             except OSError:
                 what = "not a folder"
-            raise Refused(f"{os.fspath(path)} is a {what}, not a folder: nothing in it is "
-                          f"taken") from None
+            raise Refused(NOT_A_FOLDER.format(path=os.fspath(path), kind=what)) from None
         raise
 
 
@@ -197,7 +205,7 @@ def _walk(dirfd: int, prefix: str, owner_uid: int | None, skip: Skip | None,
     for name in names:
         rel = f"{prefix}{name}"
         if not plain_name(name):
-            on_drop(Dropped(rel, "control characters in its name"))
+            on_drop(Dropped(rel, str(CONTROL_CHARACTERS)))
             continue
         try:
             st = os.stat(name, dir_fd=dirfd, follow_symlinks=False)
@@ -221,7 +229,7 @@ def _walk(dirfd: int, prefix: str, owner_uid: int | None, skip: Skip | None,
                          dir_fd=dirfd)
         except OSError as exc:
             if exc.errno in (errno.ELOOP, errno.ENOTDIR):     # swapped for a link
-                on_drop(Dropped(rel, "symbolic link", "made while it was being copied"))
+                on_drop(Dropped(rel, "symbolic link", str(LINK_MADE_WHILE_COPIED)))
                 continue
             if exc.errno == errno.ENOENT:
                 continue
@@ -230,11 +238,11 @@ def _walk(dirfd: int, prefix: str, owner_uid: int | None, skip: Skip | None,
             fst = os.fstat(fd)
             if (fst.st_dev, fst.st_ino) != (st.st_dev, st.st_ino) or \
                     stat.S_IFMT(fst.st_mode) != stat.S_IFMT(mode):
-                on_drop(Dropped(rel, kind_of(fst.st_mode), "swapped while it was copied"))
+                on_drop(Dropped(rel, kind_of(fst.st_mode), str(SWAPPED_WHILE_COPIED)))
                 continue
             if stat.S_ISREG(fst.st_mode) and fst.st_nlink > 1 and fst.st_uid != owner_uid:
-                on_drop(Dropped(rel, "hard link", f"a second name of a file of "
-                                f"{user_name(fst.st_uid)}"))
+                on_drop(Dropped(rel, "hard link",
+                                SECOND_NAME.format(owner=user_name(fst.st_uid))))
                 continue
             if stat.S_ISDIR(fst.st_mode):
                 yield rel, fd, fst
@@ -342,8 +350,7 @@ def ignore_names(*patterns: str) -> Skip:
 
 def report_line(student: str, where: str, dropped: Dropped) -> str:
     """The log line for one dropped entry (every name in it shown safely)."""
-    return (f"{shown(student)}'s submission ({shown(where)}): left out {dropped}; only "
-            f"plain files are taken into grading")
+    return LEFT_OUT.format(student=shown(student), where=shown(where), dropped=dropped)
 
 
 # ---------------------------------------------------------------- nbgrader's autograde
@@ -433,9 +440,8 @@ def _plain_copy_for_autograde(conv: Any, assignment_id: str, student_id: str) ->
                              student_id, os.path.basename(nb))
     if not kept:          # nothing to grade: 0 points for all of it, and said so
         _zero_all(conv, assignment_id, student_id, source)
-        conv._puzzlekit_refused = (f"refused: no notebook of {student_id}'s submission is "
-                                   f"a plain file (0 points); left out: "
-                                   f"{', '.join(str(d) for d in dropped)}")
+        conv._puzzlekit_refused = NO_PLAIN_NOTEBOOK.format(
+            student=student_id, dropped=", ".join(str(d) for d in dropped))
         raise NbGraderException(conv._puzzlekit_refused)
     # the other files, as nbgrader copies them (notebooks are converted, not copied)
     copy_plain_tree(source, dest, owner_uid=owner,

@@ -45,6 +45,7 @@ from nbconvert.preprocessors import Preprocessor
 from traitlets import Bool
 
 from ...errors import PuzzleError
+from ...testcells.catalogue import OUTPUT_NOT_DATA, OUTPUT_TOO_LARGE, WIDGET_NOT_KEPT
 from ...visuals.display import KIT_MIME
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
@@ -472,12 +473,9 @@ def render_kit(bundle: object) -> str:
 PLAIN_TYPES = frozenset({"text/plain", "text/latex", "application/json"})
 IMAGE_TYPES = frozenset({"image/png", "image/jpeg", "image/gif"})
 _B64 = re.compile(r"^[A-Za-z0-9+/=\s]*$")
-WIDGET_NOTE = "(an interactive widget: it is not kept in a graded notebook)"
 #: HTML, SVG or markdown longer than this is not parsed (about a second of the grader's
 #: time per MB): the output keeps its text instead
 MAX_MARKUP_CHARS = 1_000_000
-TOO_LARGE = ("(an output of {size:,} characters of {mime} was removed: larger than a graded "
-             "notebook keeps; its text is kept where it had one)")
 
 
 def boxed(html: str) -> str:
@@ -521,7 +519,7 @@ def clean_data(data: Mapping[str, Any]) -> dict[str, Any]:
         if mime in ("text/html", "image/svg+xml", "text/markdown") \
                 and len(text) > MAX_MARKUP_CHARS:
             if not (mime == "text/html" and html is not None):
-                notes.append(TOO_LARGE.format(size=len(text), mime=mime))
+                notes.append(OUTPUT_TOO_LARGE.format(size=len(text), mime=mime))
             continue
         if mime in PLAIN_TYPES:
             out[mime] = value
@@ -540,9 +538,8 @@ def clean_data(data: Mapping[str, Any]) -> dict[str, Any]:
     elif notes:
         out["text/plain"] = "".join(out["text/plain"]) + "\n" + "\n".join(notes)
     if not out:
-        out["text/plain"] = WIDGET_NOTE if WIDGET_VIEW in data else (
-            "(an output of type " + ", ".join(sorted(map(str, data)))[:200]
-            + " was removed: it is not plain data)")
+        out["text/plain"] = str(WIDGET_NOT_KEPT) if WIDGET_VIEW in data else \
+            OUTPUT_NOT_DATA.format(types=", ".join(sorted(map(str, data)))[:200])
     return out
 
 

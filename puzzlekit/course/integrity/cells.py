@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...testcells.catalogue import CODE_FROM_ELSEWHERE, SHELL_COMMAND
 from .kinds import LINE_WIDTH
 
 _PY_CELL_MAGICS = frozenset({"time", "timeit", "capture", "prun"})
@@ -28,9 +29,9 @@ def _magic_kind(name: str, shell: bool, rest: str = "") -> tuple[str, str] | Non
     if not shell and rest.strip().startswith(_OK_WITH.get(name, ("\0",))):
         return None
     if shell or name in _SHELL_MAGICS:
-        return "shell-command", "runs a shell command from the notebook"
+        return "shell-command", str(SHELL_COMMAND)
     if name in _CODE_MAGICS:
-        return "dynamic-code", f"%{name} runs code that is not in the notebook"
+        return "dynamic-code", CODE_FROM_ELSEWHERE.format(magic=name)
     if name in _OK_LINE_MAGICS:
         return None
     return "ipython-shell", f"runs the IPython magic %{name}"

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ...errors import PuzzleError
+from ...testcells.catalogue import NO_GRADEBOOK_ENTRY
 from .cells import cell_meta
 from .report import read_notebook, source_notebooks, chosen_students, submission_folder
 
@@ -80,8 +81,9 @@ def add_comments(course_root: str | Path, assignment: str, findings: Iterable[Fi
                     book = gb.find_notebook(source.stem, assignment)
                     gb.find_submission_notebook(source.stem, assignment, student)
                 except MissingEntry:
-                    print(f"integrity: no {assignment}/{source.stem} of {student} in the "
-                          "gradebook; comments skipped", file=sys.stderr)
+                    print(NO_GRADEBOOK_ENTRY.format(assignment=assignment,
+                                                    notebook=source.stem, student=student),
+                          file=sys.stderr)
                     continue
                 cells = {c.name for c in (*book.solution_cells, *book.task_cells)}
                 path = folder / student / assignment / source.name

@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from ... import registry
+from ...testcells.catalogue import EVERYTHING_OF, HANDS_ON_FORBIDDEN, STAR_IMPORT_BINDS
 from .rules import FRONT
 
 if TYPE_CHECKING:
@@ -69,7 +70,7 @@ def _label(ident: tuple[str, str]) -> str:
     if name == "?":
         return f"puzzlekit{'.' + module if module else ''} through a computed name"
     if name == "*":
-        return f"everything of puzzlekit.{module}"
+        return EVERYTHING_OF.format(module=module)
     if FRONT.get(name) == module:
         return f"puzzlekit.{name}"
     return f"puzzlekit.{module}.{name}" if module else f"puzzlekit.{name}"
@@ -97,9 +98,9 @@ def judge_reaches(scan: Scan) -> None:
                     why = f"{_label(r.ident)}, forbidden for {origin}"
                     break
         elif r.escapes and _covers(ex.all_forbidden, r.ident):
-            why = f"hands {_label(r.ident)} on (this assignment forbids it)"
+            why = HANDS_ON_FORBIDDEN.format(label=_label(r.ident))
         if why:
             scan.hit(r.cell, r.lineno, "reference-call", why)
     for r, names in starred.values():
         scan.hit(r.cell, r.lineno, "reference-call",
-                 f"a * import binds puzzlekit's {', '.join(sorted(names))}")
+                 STAR_IMPORT_BINDS.format(names=", ".join(sorted(names))))

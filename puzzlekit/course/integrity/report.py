@@ -11,6 +11,13 @@ from pathlib import Path
 from typing import IO, Any
 
 from ...errors import PuzzleError
+from ...testcells.catalogue import (
+    LOCKED_CELL_DELETED,
+    LOCKED_CELL_DIFFERS,
+    LOCKED_CELL_EDITED,
+    LOCKED_CELL_UNKNOWN,
+    LOCKED_LINE_REMOVED,
+)
 from ..csv_cells import inert
 from .cells import is_locked, is_solution, cell_meta, normalized, parse, short, source_text
 from .exercise import constants, Exercise
@@ -35,7 +42,7 @@ def _answer_cells(submitted_nb: Mapping[str, Any], ex: Exercise,
             yield index, cell, gid, "answer"
         elif is_locked(cell):
             scan.hit(Cell(index, gid, False, parse(source_text(cell))), 1,
-                     "edited-locked-cell", "a locked cell the source does not have")
+                     "edited-locked-cell", str(LOCKED_CELL_UNKNOWN))
             yield index, cell, gid, "answer"
         else:
             yield index, cell, gid, "added" if not meta else "answer"
@@ -88,8 +95,9 @@ def _scan(submitted_nb: Mapping[str, Any], ex: Exercise, student: str, assignmen
         text = ex.locked[gid] if role == "locked" else source_text(raw)
         cells.append((Cell(index, gid, role == "added", parse(text)), role))
         submitted = source_text(raw)
-        if role == "locked" and _MISSING in submitted.split("\n", 1)[0]:
-            _deleted_locked(scan, gid, text, index)     # nbgrader added it back
+        first = submitted.split("\n", 1)[0]
+        if role == "locked" and "was missing from the submission" in first:
+            _deleted_locked(scan, gid, text, index)     # nbgrader's note: it added it back
         elif role == "locked" and normalized(submitted) not in (
                 normalized(text), normalized(ex.generated.get(gid, text))):
             _edited_locked(scan, cells[-1][0], submitted, text)
@@ -117,15 +125,11 @@ def _scan(submitted_nb: Mapping[str, Any], ex: Exercise, student: str, assignmen
             for h in sorted(scan.hits)]
 
 
-_MISSING = "was missing from the submission"     # nbgrader's note on a cell it added back
-
-
 def _deleted_locked(scan: Scan, grade_id: str, source: str, index: int) -> None:
     first = next((line for line in source.splitlines() if line.strip()), "")
     scan.order += 1
     scan.hits.append(Hit((index, 0, scan.order), grade_id,
-                          "edited-locked-cell: the locked cell was deleted "
-                          "(nbgrader adds it back)", short(first)))
+                          str(LOCKED_CELL_DELETED), short(first)))
 
 
 def _edited_locked(scan: Scan, cell: Cell, submitted: str, source: str) -> None:
@@ -135,12 +139,12 @@ def _edited_locked(scan: Scan, cell: Cell, submitted: str, source: str) -> None:
         if tag == "equal":
             continue
         if tag == "delete":
-            line, why = theirs[i1], "a line of the instructor's cell was removed"
+            line, why = theirs[i1], str(LOCKED_LINE_REMOVED)
         else:
-            line, why = mine[j1], "the cell differs from the instructor's"
+            line, why = mine[j1], str(LOCKED_CELL_DIFFERS)
         scan.order += 1
         scan.hits.append(Hit((cell.index, 0, scan.order), cell.grade_id,
-                              f"edited-locked-cell: {why} (nbgrader restores it)",
+                              LOCKED_CELL_EDITED.format(why=why),
                               short(line)))
         return
 

@@ -11,6 +11,18 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ... import registry
+from ...testcells.catalogue import (
+    FAKES_CLASS,
+    HANDS_NAMESPACE,
+    LOCATES_GRADER,
+    REACHES_INTERNALS,
+    REBINDS_HELPER,
+    RIGGED_IGNORES_OTHER,
+    RIGGED_SAME_ANSWER,
+    SETS_ATTRIBUTES,
+    SHADOWS_BUILTIN,
+    USES_PATH,
+)
 from .cells import short
 from .exercise import binding_identity
 from .rules import (
@@ -252,7 +264,7 @@ class Visitor(ast.NodeVisitor):
         if registry.in_grader(ident[0]):
             if ident[1].startswith("_") and not ident[1].endswith("__"):
                 self.hit(node, "patches-grader",
-                         f"reaches the grader's internals ({ident[0]}.{ident[1]})")
+                         REACHES_INTERNALS.format(module=ident[0], name=ident[1]))
             return
         line = getattr(node, "lineno", 1)
         if self.scan.exempt(self.cell, line):
@@ -306,11 +318,9 @@ class Visitor(ast.NodeVisitor):
             if dumped not in self.ex.locked_stmts:
                 (helpers if protected else shadowed).append(name)
         if helpers:
-            self.hit(stmt, "rebinds-helper", f"rebinds {', '.join(helpers)}, which the tests "
-                     "use")
+            self.hit(stmt, "rebinds-helper", REBINDS_HELPER.format(names=", ".join(helpers)))
         if shadowed:
-            self.hit(stmt, "builtins", f"shadows the builtin {', '.join(shadowed)}, which the "
-                     "tests use")
+            self.hit(stmt, "builtins", SHADOWS_BUILTIN.format(names=", ".join(shadowed)))
 
     def global_binding(self, node: ast.AST, targets: Iterable[str]) -> tuple[str, ...]:
         """Names a statement in a function binds at module level (declared global)."""
@@ -597,7 +607,7 @@ class Visitor(ast.NodeVisitor):
     def visit_Constant(self, node: ast.Constant) -> None:
         if isinstance(node.value, str) and sensitive_path(node.value) \
                 and not isinstance(self.parents.get(node), ast.Expr):      # not a docstring
-            self.hit(node, "file-access", f"uses the path {short(node.value)[:60]!r}")
+            self.hit(node, "file-access", USES_PATH.format(path=short(node.value)[:60]))
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         kind = ATTRIBUTE_RULES.get(node.attr)
@@ -619,7 +629,7 @@ class Visitor(ast.NodeVisitor):
                     self.reach(node, val, base)
                     if registry.in_grader(base.puzzlekit_module) and node.attr in (
                             "__file__", "__path__", "__spec__", "__loader__"):
-                        self.hit(node, "patches-grader", "locates the grader's source files")
+                        self.hit(node, "patches-grader", str(LOCATES_GRADER))
                 self.flag_val(node, val)
         self.generic_visit(node)
 
@@ -651,7 +661,7 @@ class Visitor(ast.NodeVisitor):
             text = fold_str(arg.value if isinstance(arg, ast.Starred) else arg,
                              self.scan.consts)
             if text and sensitive_path(text):
-                self.hit(node, "file-access", f"uses the path {short(text)[:60]!r}")
+                self.hit(node, "file-access", USES_PATH.format(path=short(text)[:60]))
         if dotted in ("builtins.globals", "builtins.vars", "builtins.locals"):
             self.check_namespace_use(node)
         elif dotted in ("builtins.setattr", "builtins.delattr", "builtins.object.__setattr__",
@@ -676,7 +686,8 @@ class Visitor(ast.NodeVisitor):
                     self.check_binding(node, keys, callable_value=True)
             if node.func.attr in ("__setattr__", "__delattr__") and owner is not None \
                     and owner.is_module:
-                self.hit(node, owner_kind(owner.dotted), f"sets attributes of {owner.dotted}")
+                self.hit(node, owner_kind(owner.dotted),
+                         SETS_ATTRIBUTES.format(module=owner.dotted))
         val, base = self.call_target(node)
         if val is not None and not val.ns:
             if base is not None:
@@ -699,7 +710,7 @@ class Visitor(ast.NodeVisitor):
             if reader is not None and (reader.dotted in NAMESPACE_READING_CALLS
                                        or rule_for(reader.dotted) == "dynamic-code"):
                 return
-        self.hit(node, "module-attributes", "hands the notebook's namespace to other code")
+        self.hit(node, "module-attributes", str(HANDS_NAMESPACE))
 
     def check_setattr(self, node: ast.Call, verb: str) -> None:
         if not node.args:
@@ -729,7 +740,7 @@ class Visitor(ast.NodeVisitor):
         for stmt in node.body:
             if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 if stmt.name == "__class__":
-                    self.hit(stmt, "rigged-dunder", "fakes the class of its objects")
+                    self.hit(stmt, "rigged-dunder", str(FAKES_CLASS))
                 elif _rigged(stmt, stmt.name):
                     self.hit(stmt, "rigged-dunder", _rigged_why(stmt.name))
             elif isinstance(stmt, (ast.Assign, ast.AnnAssign)):
@@ -738,7 +749,7 @@ class Visitor(ast.NodeVisitor):
                     if not isinstance(t, ast.Name):
                         continue
                     if t.id == "__class__":
-                        self.hit(stmt, "rigged-dunder", "fakes the class of its objects")
+                        self.hit(stmt, "rigged-dunder", str(FAKES_CLASS))
                     elif isinstance(stmt.value, ast.Lambda) and _rigged(stmt.value, t.id):
                         self.hit(stmt, "rigged-dunder", _rigged_why(t.id))
 
@@ -763,8 +774,8 @@ def _callable_binding(stmt: ast.AST) -> bool:
 
 def _rigged_why(name: str) -> str:
     if name in OTHER_DUNDERS:
-        return f"{name} answers without looking at the other object"
-    return f"{name} answers the same for every object"
+        return RIGGED_IGNORES_OTHER.format(name=name)
+    return RIGGED_SAME_ANSWER.format(name=name)
 
 
 def _rigged(func: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, name: str) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ...testcells.catalogue import GRADER_SAW
 from .kinds import Finding
 
 
@@ -33,7 +34,7 @@ def grader_saw(graded_nb: Mapping[str, Any], student: str = "", assignment: str 
         said = ", ".join(whats[:SHOWN]) + (f" ({len(whats)} in all)"
                                            if len(whats) > SHOWN else "")
         out.append(Finding(student, assignment, notebook, where,
-                           f"grader-tampering: the grader saw {said} while it graded", ""))
+                           GRADER_SAW.format(what=said), ""))
     return out
 
 

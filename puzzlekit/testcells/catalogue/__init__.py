@@ -16,8 +16,9 @@ One module a place where messages are read, in the order a student meets them: `
 (any cell's error), `verdicts` (a test cell's last line, the summary), `failures` (what a
 failing test cell adds), `diagnoses` (the mistake it names), `budgets` (a call out of
 time), `drawings` (a search drawn by `see_search`, a recorder's words), `judge` (a grading
-limit, the kernel's end), `graded` (a graded cell's limits), `feedback`; `Message` is in
-`message`.
+limit, the kernel's end, what could not cross to the kernel, a submission's files and
+outputs left out), `graded` (a graded cell's limits), `feedback`, `integrity` (the
+integrity report's findings); `Message` is in `message`.
 Import a message from here (``from puzzlekit.testcells.catalogue import NOT_WRITTEN``).
 
 tests/testcells/test_catalogue.py holds the catalogue to it: every message is used by the
@@ -37,6 +38,7 @@ from .drawings import *  # noqa: F403
 from .judge import *  # noqa: F403
 from .graded import *  # noqa: F403
 from .feedback import *  # noqa: F403
+from .integrity import *  # noqa: F403
 from .message import Message
 
 # ---------------------------------------------------------------------------

@@ -8,6 +8,14 @@ from .message import GRADED, INSTRUCTOR, Message
 CELL_TOO_LONG = Message("this cell computed for {seconds:g} s and was stopped; the cells "
                         "after it were graded as usual.", shown=GRADED,
                         example={"seconds": 30})
+#: the course's words for a cell out of its seconds (nbgrader_config.py's
+#: ``Execute.error_on_timeout``, `puzzlekit.autograder.judge.autograde.timeout_error`):
+#: CELL_STOPPED is the error's value, CELL_RAN_TOO_LONG the line the graded notebook shows
+CELL_STOPPED = Message("this cell ran too long and was stopped", shown=GRADED)
+CELL_RAN_TOO_LONG = Message(CELL_STOPPED + " (after {seconds} seconds of computing time).\n"
+                            "The cells after it were graded as usual; run it in your own "
+                            "notebook to see what takes so long.", shown=GRADED,
+                            example={"seconds": 30})
 CELL_WAITED = Message("this cell was stopped after {seconds:g} seconds on the clock, though "
                       "it computed for only {cpu:.1f} s:\nis it waiting for something "
                       "(input(), time.sleep, a lock)? The cells after it were graded as "

@@ -1,9 +1,11 @@
-"""The judge's words: a grading limit, not a test, stopped the code; how the kernel ended
+"""The judge's words: a grading limit, not a test, stopped the code; how the kernel ended;
+why something could not cross between the judge and the student's kernel; what a submission's
+files and a graded notebook's outputs lost on the way into grading
 (`puzzlekit.autograder.judge`)."""
 
 from __future__ import annotations
 
-from .message import GRADED, Message, TEST_CELL
+from .message import GRADED, INSTRUCTOR, Message, TEST_CELL
 
 #: what a student reads when a test gives their code something the grader cannot send:
 #: the grader's limit, never the student's mistake (the judge, `puzzlekit.course.feedback`)
@@ -116,3 +118,91 @@ ENDED_SIGNAL = Message("it was stopped by signal {number} ({signal})", shown=GRA
                        example={"number": 9, "signal": "SIGKILL"})
 ENDED_EXIT = Message("it ended with exit status {status}, as a call of os._exit({status}) "
                      "would", shown=GRADED, example={"status": 1})
+
+# ---------------------------------------------------------------------------
+# Why something could not cross between the judge and the kernel: the {why} of CANNOT_READ
+# and GRADER_CANNOT, the {fault} of COULD_NOT_RUN, or the words of an error the student's
+# code gets (`puzzlekit.autograder.judge.judge`, `.handles`, `.crossing`, `.autograde`)
+
+#: the kernel gave the grader more than the notebook's budget (`NOTEBOOK_DATA` says it to
+#: the student; the student's code that asked a question gets it as a ValueError)
+NOTEBOOK_DATA_SPENT = Message("more than {limit} from the kernel in this notebook",
+                              shown=TEST_CELL, example={"limit": "64 MB"})
+KERNEL_NO_ANSWER = Message("the kernel did not answer", shown=TEST_CELL)
+ANSWER_NOT_JSON = Message("the kernel's answer is not JSON", shown=TEST_CELL)
+NOT_DATA_FROM_KERNEL = Message("the kernel sent something that is not data", shown=TEST_CELL)
+#: a handle of the student's where the test binds plain data (`handles.handle_only`)
+NOT_PLAIN_DATA = Message("not plain data", shown=TEST_CELL)
+#: {kind}: the type of what the test gives the student's code
+NOT_SENT_BY_NAME = Message("{kind} cannot be sent by name", shown=TEST_CELL,
+                           example={"kind": "method"})
+CANNOT_PASS = Message("the grader cannot pass {kind} to your code", shown=TEST_CELL,
+                      example={"kind": "generator"})
+RECORDER_BY_NAME = Message("a recorder by name is used with `recording`", shown=TEST_CELL)
+#: {most}: `crossing.MAX_STAND_INS`
+TOO_MANY_STAND_INS = Message("the test passed more than {most:,} functions and objects of "
+                             "its own to your code", shown=TEST_CELL,
+                             example={"most": 100000})
+UNKNOWN_TEST_FUNCTION = Message("the kernel named a function of the test it was never given",
+                                shown=TEST_CELL)
+UNKNOWN_ARGUMENT = Message("the kernel named an object the grader did not give it",
+                           shown=TEST_CELL)
+#: the student's code used a function or object of the test's: the errors it gets back
+UNREADABLE_QUESTION = Message("the grader could not read your kernel's question about the "
+                              "test's function", shown=TEST_CELL)
+UNREADABLE_ARGUMENTS = Message("the arguments could not be read", shown=TEST_CELL)
+PUBLIC_ATTRIBUTES_ONLY = Message("the test's {kind} shows your code only its public "
+                                 "attributes, not {attribute!r}", shown=TEST_CELL,
+                                 example={"kind": "Counter", "attribute": "_seen"})
+TEST_ANSWER_NOT_DATA = Message("the test's answer is not data", shown=TEST_CELL)
+#: the `what` of a request that gives the student's code the test's globals (COULD_NOT_RUN)
+TEST_VALUES = Message("the test's values", shown=TEST_CELL)
+#: a handle to an object of the student's code, used by the test; {kind}: its type's name.
+#: HANDLE_NOT_HASHED: a handle met while `wire` decodes a value (the wire refuses the set or
+#: dict that holds it in words of its own)
+HANDLE_NOT_HASHED = Message("a handle is not hashed while a value is decoded",
+                            shown=TEST_CELL)
+HASH_NOT_INT = Message("the hash of your {kind} is not an int", shown=TEST_CELL,
+                       example={"kind": "Node"})
+ITER_NOT_ITERATOR = Message("iter() of your {kind} returned something that is not an "
+                            "iterator", shown=TEST_CELL, example={"kind": "Node"})
+CANNOT_STEP = Message("the grader could not step your {kind}", shown=TEST_CELL,
+                      example={"kind": "generator"})
+
+# ---------------------------------------------------------------------------
+# A submission's files: only plain files are taken into grading
+# (`puzzlekit.autograder.judge.plainfiles`: the instructor's log, the class grader's report)
+
+#: one entry of a submission left out; {dropped}: its path, kind and why (`Dropped`)
+LEFT_OUT = Message("{student}'s submission ({where}): left out {dropped}; only plain files "
+                   "are taken into grading", shown=INSTRUCTOR,
+                   example={"student": "mallory", "where": "ps1, autograde",
+                            "dropped": "notes.txt (symbolic link: to /etc/passwd)"})
+NO_PLAIN_NOTEBOOK = Message("refused: no notebook of {student}'s submission is a plain file "
+                            "(0 points); left out: {dropped}", shown=INSTRUCTOR,
+                            example={"student": "mallory", "dropped": "ps1.ipynb (symbolic "
+                                     "link: to ../../source/ps1/ps1.ipynb)"})
+#: {kind}: `kind_of` the entry (symbolic link, FIFO, file, ...)
+NOT_A_FOLDER = Message("{path} is a {kind}, not a folder: nothing in it is taken",
+                       shown=INSTRUCTOR, example={"path": "submitted/mallory/ps1",
+                                                  "kind": "symbolic link"})
+#: why an entry was left out (the detail of a `Dropped`)
+CONTROL_CHARACTERS = Message("control characters in its name", shown=INSTRUCTOR)
+LINK_MADE_WHILE_COPIED = Message("made while it was being copied", shown=INSTRUCTOR)
+SWAPPED_WHILE_COPIED = Message("swapped while it was copied", shown=INSTRUCTOR)
+SECOND_NAME = Message("a second name of a file of {owner}", shown=INSTRUCTOR,
+                      example={"owner": "root"})
+
+# ---------------------------------------------------------------------------
+# A graded notebook's outputs: only data is kept (`puzzlekit.autograder.judge.sanitize`)
+
+WIDGET_NOT_KEPT = Message("(an interactive widget: it is not kept in a graded notebook)",
+                          shown=GRADED)
+#: HTML, SVG or markdown longer than `sanitize.MAX_MARKUP_CHARS`
+OUTPUT_TOO_LARGE = Message("(an output of {size:,} characters of {mime} was removed: larger "
+                           "than a graded notebook keeps; its text is kept where it had "
+                           "one)", shown=GRADED, example={"size": 2000000,
+                                                           "mime": "text/html"})
+#: {types}: the output's MIME types, none of them kept
+OUTPUT_NOT_DATA = Message("(an output of type {types} was removed: it is not plain data)",
+                          shown=GRADED, example={"types": "application/x-evil"})

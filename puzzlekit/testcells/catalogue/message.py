@@ -19,8 +19,12 @@ VERDICT = "the last line of a test cell, and the summary at the end of the noteb
 GRADED = "a graded cell's output, written by the grader (the graded notebook, the feedback)"
 #: the feedback page's own words about hidden tests
 FEEDBACK = "the feedback page (a hidden test's cell)"
-#: the instructor's side: the grader's log and warnings, the integrity report
+#: the instructor's side: the grader's log and warnings
 INSTRUCTOR = "the instructor's terminal or log while grading"
+#: a finding of the integrity report (`puzzlekit.course.integrity`): the instructor's CSV,
+#: and with ``--comment`` the gradebook's comment on the cell, which the feedback shows
+INTEGRITY_FINDING = ("a finding of the integrity report (the instructor's report; with "
+                     "--comment, also the student's feedback)")
 #: an example cell's printed line, or the notes of a search it draws (`see_search`), in the
 #: student's notebook
 EXAMPLE = "an example cell's printed line or drawing, in the student's notebook"
