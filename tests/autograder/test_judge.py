@@ -417,6 +417,7 @@ ALL_ZERO = (3, (0,) * 624 + (624,), None)
     ((2, (1,) * 625, None), "not version 3"),
     ((3, (1,) * 10, None), "not 625 numbers"),
     ([1, 2], "not a tuple of three"),
+    ((3, (1,) * 624 + (624,), "0.5"), "a next gauss that is not a float"),
 ])
 def test_a_random_state_from_the_kernel_is_checked_before_it_is_used(tmp_path, state, why):
     judge = Judge(Lying(None, random=wire.encode(state)), judge_timeout=5)
