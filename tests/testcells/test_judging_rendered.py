@@ -21,7 +21,6 @@ from puzzlekit.autograder.judge.handles import Remote, RemoteIterator, handle_on
 from puzzlekit.autograder.judge.judge import Judge
 from puzzlekit.autograder.judge.sanitize import clean_data
 from puzzlekit.course.integrity import scan_notebook
-from puzzlekit.course.integrity.forbidden import _label
 from puzzlekit.testcells import catalogue
 
 REPO = Path(__file__).resolve().parents[2]
@@ -267,6 +266,12 @@ def test_puzzlekits_answers_handed_on_or_star_imported_are_named() -> None:
     starred = findings(cells={"nextStates_solution": "from puzzlekit import *"})
     assert starred == [finding("reference-call", catalogue.STAR_IMPORT_BINDS.format(
         names="findZero, moveDown, moveLeft, moveRight, moveUp, nextStates"))]
-    # how a finding would name all of a module of puzzlekit's engine (a star import)
-    assert _label(("engine.uninformed", "*")) == catalogue.EVERYTHING_OF.format(
-        module="engine.uninformed")
+    # a star import of the engine's module that implements a forbidden search binds all
+    # of it, its helpers too (it once stopped the whole report with an IndexError)
+    everything = finding("reference-call", catalogue.STAR_IMPORT_EVERYTHING.format(
+        module="engine.uninformed", name="bfs_layers"))
+    for module in ("puzzlekit.engine.uninformed", "puzzlekit.uninformed"):
+        said = findings(assignment=A2, cells={"+search_tests": f"from {module} import *"})
+        assert everything in said, (module, said)
+    # where nothing it holds is forbidden (01 forbids none of the searches), nothing is said
+    assert findings(cells={"+setup": "from puzzlekit.engine.uninformed import *"}) == []

@@ -6,7 +6,8 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
 
 from ... import registry
-from ...testcells.catalogue import EVERYTHING_OF, HANDS_ON_FORBIDDEN, STAR_IMPORT_BINDS
+from ...testcells.catalogue import (HANDS_ON_FORBIDDEN, STAR_IMPORT_BINDS,
+                                    STAR_IMPORT_EVERYTHING)
 from .rules import FRONT
 
 if TYPE_CHECKING:
@@ -69,8 +70,6 @@ def _label(ident: tuple[str, str]) -> str:
     module, name = ident
     if name == "?":
         return f"puzzlekit{'.' + module if module else ''} through a computed name"
-    if name == "*":
-        return EVERYTHING_OF.format(module=module)
     if FRONT.get(name) == module:
         return f"puzzlekit.{name}"
     return f"puzzlekit.{module}.{name}" if module else f"puzzlekit.{name}"
@@ -83,6 +82,14 @@ def judge_reaches(scan: Scan) -> None:
     starred: dict[tuple[int, int], tuple[Reach, list[str]]] = {}
     for r in scan.reaches:
         why = None
+        if r.star and not r.attrib:
+            # ``from puzzlekit.engine.X import *``: every public name of X, not only the
+            # front's (those come as reaches of their own, each with its name)
+            covering = _covers(ex.all_forbidden, r.ident)
+            if covering:
+                scan.hit(r.cell, r.lineno, "reference-call", STAR_IMPORT_EVERYTHING.format(
+                    module=r.ident[0], name=covering))
+            continue
         if r.star:
             name = r.attrib[0]
             later = [p for p in scan.student_binds.get(name, [])

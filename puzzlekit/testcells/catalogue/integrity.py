@@ -57,9 +57,12 @@ HANDS_ON_FORBIDDEN = Message("hands {label} on (this assignment forbids it)",
 #: {names}: the student's names a ``from puzzlekit... import *`` binds to forbidden ones
 STAR_IMPORT_BINDS = Message("a * import binds puzzlekit's {names}", shown=INTEGRITY_FINDING,
                             example={"names": "bfs, dfs"})
-#: the {label} of a star import of a module of puzzlekit's, in HANDS_ON_FORBIDDEN
-EVERYTHING_OF = Message("everything of puzzlekit.{module}", shown=INTEGRITY_FINDING,
-                        example={"module": "search"})
+#: ``from puzzlekit.engine.X import *`` where X holds a forbidden {name}: its every
+#: public name is bound, the helpers that implement {name} among them
+STAR_IMPORT_EVERYTHING = Message("a * import binds everything of puzzlekit.{module}, which "
+                                 "holds {name} (this assignment forbids it)",
+                                 shown=INTEGRITY_FINDING,
+                                 example={"module": "engine.uninformed", "name": "bfs"})
 
 # ---------------------------------------------------------------------------
 # Locked cells (`report`): nbgrader restores them; the edit is reported
