@@ -34,6 +34,7 @@ from puzzlekit.testcells.mistakes import CATALOGUE, forget_made, made, mistake, 
 ROOT = Path(__file__).resolve().parents[2]
 #: where the words a student reads are written
 MESSAGE_CODE = [*sorted((ROOT / "puzzlekit" / "testcells").glob("*.py")),
+                *sorted((ROOT / "puzzlekit" / "testcells" / "catalogue").glob("*.py")),
                 *sorted((ROOT / "puzzlekit" / "autograder" / "judge").glob("*.py"))]
 
 #: each question -> (what was seen before it is asked, the tests that show it: asked with
