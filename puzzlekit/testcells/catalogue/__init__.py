@@ -14,8 +14,9 @@ for the class report) are in `puzzlekit.testcells.mistakes` and docs/mistakes.md
 
 One module a place where messages are read, in the order a student meets them: `notebook`
 (any cell's error), `verdicts` (a test cell's last line, the summary), `failures` (what a
-failing test cell adds), `budgets` (a call out of time), `judge` (a grading limit, the
-kernel's end), `graded` (a graded cell's limits), `feedback`; `Message` is in `message`.
+failing test cell adds), `checks` (what the course's exercise checks say), `budgets` (a
+call out of time), `judge` (a grading limit, the kernel's end), `graded` (a graded cell's
+limits), `feedback`; `Message` is in `message`.
 Import a message from here (``from puzzlekit.testcells.catalogue import NOT_WRITTEN``).
 
 tests/testcells/test_catalogue.py holds the catalogue to it: every message is used by the
@@ -29,6 +30,7 @@ from .message import *  # noqa: F403
 from .notebook import *  # noqa: F403
 from .verdicts import *  # noqa: F403
 from .failures import *  # noqa: F403
+from .checks import *  # noqa: F403
 from .budgets import *  # noqa: F403
 from .judge import *  # noqa: F403
 from .graded import *  # noqa: F403
