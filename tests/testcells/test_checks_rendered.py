@@ -1,16 +1,23 @@
 """The catalogue's messages of the exercise checks (`puzzlekit.testcells.catalogue.checks`)
-that no other test reads, each said by the code that shows it, from the evidence that
-calls for it (tests/testcells/test_catalogue.py checks that every message a student reads
-is rendered by a test)."""
+and of the student's kernel (`...catalogue.kernel`) that no other test reads, each said by
+the code that shows it, from the evidence that calls for it (tests/testcells/
+test_catalogue.py checks that every message a student reads is rendered by a test)."""
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
+import types
 from typing import Any
 
 import pytest
+from agent_here import answer_here
 
 import puzzlekit as pk
+from puzzlekit.autograder import protocol
+from puzzlekit.autograder.kernel import agent
 from puzzlekit.testcells import catalogue
 from puzzlekit.testcells.checks import informed_search, states_and_moves, uninformed_search
 from puzzlekit.testcells.messages import take_partial
@@ -176,3 +183,57 @@ def test_a_solver_whose_boards_are_not_a_path_is_shown_the_boards_it_printed():
     said = failure(informed_search.check_solver, solver, NEAR_TEXT,
                    **_parts(lambda S, G, h: [S, G]))
     assert catalogue.BOARDS_PRINTED in said and "on the board" not in said, said
+
+
+# ---------------------------------------------------------------------------
+# The student's kernel: the agent's stand-ins for the test's functions, and the guard
+
+def _call(function: str, *args: Any) -> dict[str, Any]:
+    return protocol.request("call", name=function, args=list(args), kwargs={}, random=None,
+                            forbid=[])
+
+
+def test_a_stand_in_for_the_tests_function_shows_as_one():
+    stand_in = {"$j": 3, "name": "manhattan", "kind": "callable"}
+    reply = answer_here({"show": repr}, _call("show", ["x", stand_in]))
+    assert reply["value"] == catalogue.TEST_FUNCTION.format(name="manhattan"), reply
+
+
+def test_an_answer_of_the_grader_that_cannot_be_read_is_said_so(monkeypatch):
+    kernel = types.SimpleNamespace(_input_request=lambda *args, **kwargs: "not an answer")
+    monkeypatch.setattr(agent, "_shell", lambda: types.SimpleNamespace(kernel=kernel))
+    monkeypatch.setattr(agent, "_asking", [((), {})])
+    stand_in = {"$j": 3, "name": "manhattan", "kind": "callable"}
+    reply = answer_here({"use": lambda f: f(1)}, _call("use", ["x", stand_in]))
+    assert reply["error"]["evalue"] == catalogue.GRADER_ANSWER_UNREADABLE, reply
+
+
+def test_an_error_of_the_tests_function_that_is_no_error_is_a_failure_of_it():
+    raised = agent._twin(["not", "an", "error"])
+    assert type(raised) is RuntimeError and str(raised) == catalogue.TEST_FUNCTION_FAILED
+
+
+GUARDED = """
+import os, random, sys, types
+import puzzlekit
+from puzzlekit.autograder.kernel import guard
+guard.install(os.path.dirname(puzzlekit.__file__),
+              [n for n in sys.modules if n.startswith("puzzlekit")])
+for reach in (lambda: types.FunctionType(puzzlekit.manhattan.__code__, {}),
+              lambda: compile("x = 1", random.__file__, "exec")):
+    try:
+        reach()
+        print("allowed")
+    except PermissionError as e:
+        print(e)
+print(random.__file__)
+"""
+
+
+def test_the_guard_names_a_copy_of_the_kits_function_and_code_compiled_as_a_library():
+    out = subprocess.run([sys.executable, "-c", GUARDED], capture_output=True, text=True,
+                         env=os.environ, timeout=60)
+    lines = out.stdout.splitlines()
+    assert lines[:2] == [
+        catalogue.REACHED_IN.format(what=catalogue.COPY_OF_KIT_FUNCTION),
+        catalogue.REACHED_IN.format(what=catalogue.COMPILED_AS.format(path=lines[2]))], out

@@ -15,8 +15,9 @@ for the class report) are in `puzzlekit.testcells.mistakes` and docs/mistakes.md
 One module a place where messages are read, in the order a student meets them: `notebook`
 (any cell's error), `verdicts` (a test cell's last line, the summary), `failures` (what a
 failing test cell adds), `checks` (what the course's exercise checks say), `budgets` (a
-call out of time), `judge` (a grading limit, the kernel's end), `graded` (a graded cell's
-limits), `feedback`; `Message` is in `message`.
+call out of time), `judge` (a grading limit, the kernel's end), `kernel` (the agent and
+the guard in the student's kernel), `graded` (a graded cell's limits), `feedback`;
+`Message` is in `message`.
 Import a message from here (``from puzzlekit.testcells.catalogue import NOT_WRITTEN``).
 
 tests/testcells/test_catalogue.py holds the catalogue to it: every message is used by the
@@ -33,6 +34,7 @@ from .failures import *  # noqa: F403
 from .checks import *  # noqa: F403
 from .budgets import *  # noqa: F403
 from .judge import *  # noqa: F403
+from .kernel import *  # noqa: F403
 from .graded import *  # noqa: F403
 from .feedback import *  # noqa: F403
 from .message import Message
