@@ -189,6 +189,7 @@ def test_a_solver_whose_boards_are_not_a_path_is_shown_the_boards_it_printed():
 # The student's kernel: the agent's stand-ins for the test's functions, and the guard
 
 def _call(function: str, *args: Any) -> dict[str, Any]:
+    """The grader's request to call the student's `function` with `args` (wire-encoded)."""
     return protocol.request("call", name=function, args=list(args), kwargs={}, random=None,
                             forbid=[])
 
