@@ -378,7 +378,7 @@ def _heuristic_name(S: State, goal: State, expected: int, name: str | None) -> s
 
 def _plain_numbers(got: object, expected: int) -> str:
     """What was seen of a heuristic's wrong value, when no one rule explains it."""
-    return f"your h gives {got} for this board; the right value is {expected}"
+    return catalogue.H_GIVES.format(name="h", got=got, right=expected)
 
 
 def _heuristic_rules(name: str) -> Rules:

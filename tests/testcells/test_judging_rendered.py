@@ -89,6 +89,10 @@ def test_the_tests_private_attributes_and_an_answer_that_is_not_data_stay_with_t
     assert wire.decode(answer("getattr", "seen")["value"]) == 3
     assert answer("getattr", "_secret")["error"]["evalue"] == \
         catalogue.PUBLIC_ATTRIBUTES_ONLY.format(kind="Counter", attribute="_secret")
+    # a question the judge cannot read: not JSON, or a call whose arguments are no list
+    for question in ("{not json", json.dumps({"j": number, "op": "call", "args": {"a": 1}})):
+        unread = json.loads(judge._answer(ask + question))
+        assert unread["error"]["evalue"] == catalogue.UNREADABLE_QUESTION
     judge._answer_question = lambda prompt: {"value": {1, 2}}       # type: ignore[method-assign]
     assert answer("getattr", "seen")["error"]["evalue"] == catalogue.TEST_ANSWER_NOT_DATA
 

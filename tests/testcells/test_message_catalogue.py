@@ -78,6 +78,10 @@ QUESTIONS: dict[str, tuple[str, list[str]]] = {
         "code was not running)", [
             "tests/autograder/test_judge.py::test_the_judges_own_work_has_a_time_limit",
             "tests/autograder/test_judge.py::test_waiting_for_the_kernel_does_not_count_against_the_judge"]),
+    "did it forget to `return` it?": (
+        "gen_successors returned None (another value that is no list is named, not asked "
+        "about)", [
+            "tests/testcells/test_checks_rendered.py::test_a_successor_list_that_is_none_no_list_or_ragged_is_told_so"]),
 }
 
 

@@ -166,7 +166,6 @@ from ...testcells.catalogue import (
     TOO_SLOW,
     UNKNOWN_ARGUMENT,
     UNKNOWN_TEST_FUNCTION,
-    UNREADABLE_ARGUMENTS,
     UNREADABLE_FAILURE,
     UNREADABLE_QUESTION,
 )
@@ -808,9 +807,8 @@ class Judge:
         target, op = self._objects[question["j"]], question["op"]
         try:
             if op == "call":
+                # a list and a dict: `protocol.QUESTION` checked them
                 args, kwargs = question.get("args", []), question.get("kwargs", {})
-                if type(args) is not list or type(kwargs) is not dict:
-                    raise TypeError(UNREADABLE_ARGUMENTS)
                 given = self._calls_given[-1] if self._calls_given else None
                 result = target(*[self._value(a, given) for a in args],
                                 **{str(k): self._value(v, given) for k, v in kwargs.items()})

@@ -54,7 +54,8 @@ from pathlib import Path
 from typing import Any
 
 from ...testcells import Forbidden, forbidding, sealed_forbidding
-from ...testcells.catalogue import NOT_NOW
+from ...testcells.catalogue import (GRADER_ANSWER_UNREADABLE, NOT_NOW, TEST_FUNCTION,
+                                     TEST_FUNCTION_FAILED)
 from ...testcells.instrument import Recorder
 from ...testcells.messages import raised_before, return_kind
 from .. import protocol, wire
@@ -93,7 +94,7 @@ class _Callback:
                                       kwargs={str(k): _out(v) for k, v in kwargs.items()}))
 
     def __repr__(self) -> str:
-        return f"<the test's function {self.__name__}>"
+        return TEST_FUNCTION.format(name=self.__name__)
 
 
 class _TestObject:
@@ -162,7 +163,7 @@ def _ask(question: dict[str, Any]) -> Any:
         try:
             reply = protocol.answer(**json.loads(text))
         except (ValueError, TypeError):
-            raise RuntimeError("the grader's answer could not be read") from None
+            raise RuntimeError(GRADER_ANSWER_UNREADABLE) from None
         if "do" in reply:       # the grader asks this kernel something first
             prompt = protocol.done_prompt(answer(reply["do"], nested=True))
             continue
@@ -175,7 +176,7 @@ def _twin(error: Any) -> BaseException:
     """The exception a function of the test raised, raised again here (its builtin class
     where it has one, so a student's ``except ValueError`` works as under plain nbgrader)."""
     if type(error) is not dict:
-        return RuntimeError("the test's function failed")
+        return RuntimeError(TEST_FUNCTION_FAILED)
     ename, evalue = str(error.get("ename", "Exception")), str(error.get("evalue", ""))
     cls = getattr(builtins, ename, None)
     if not (isinstance(cls, type) and issubclass(cls, Exception)):

@@ -36,7 +36,7 @@ import types
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ...testcells.catalogue import REACHED_IN
+from ...testcells.catalogue import COMPILED_AS, COPY_OF_KIT_FUNCTION, REACHED_IN
 
 #: the events refused from a student's code, whatever their arguments
 ALWAYS = frozenset({"gc.get_objects", "gc.get_referrers", "gc.get_referents",
@@ -166,7 +166,7 @@ def install(kit: str, executed: Iterable[str]) -> Callable[[], list[dict[str, An
                 return f"puzzlekit's class {target.__qualname__}"
             return None
         if event == "function.__new__":
-            return "a copy of puzzlekit's function" if kits(args[0]) else None
+            return COPY_OF_KIT_FUNCTION if kits(args[0]) else None
         if event == "exec":
             if kits(args[0]) and args[0].co_name == "<module>" and not first_run(args[0]):
                 return f"puzzlekit's module {kit_module(args[0])} run again"
@@ -175,7 +175,7 @@ def install(kit: str, executed: Iterable[str]) -> Callable[[], list[dict[str, An
             path = realpath(args[1]) if args[1].startswith(os.sep) else ""
             if not path.startswith(trusted + stdlib) or being_imported(path):
                 return None
-            return f"code compiled as {args[1]}"
+            return COMPILED_AS.format(path=args[1])
         return None
 
     def being_imported(path: str) -> bool:

@@ -14,11 +14,12 @@ for the class report) are in `puzzlekit.testcells.mistakes` and docs/mistakes.md
 
 One module a place where messages are read, in the order a student meets them: `notebook`
 (any cell's error), `verdicts` (a test cell's last line, the summary), `failures` (what a
-failing test cell adds), `diagnoses` (the mistake it names), `budgets` (a call out of
-time), `drawings` (a search drawn by `see_search`, a recorder's words), `judge` (a grading
-limit, the kernel's end, what could not cross to the kernel, a submission's files and
-outputs left out), `graded` (a graded cell's limits), `feedback`, `integrity` (the
-integrity report's findings); `Message` is in `message`.
+failing test cell adds), `checks` (what the course's exercise checks say), `diagnoses`
+(the mistake a failure names), `budgets` (a call out of time), `drawings` (a search drawn
+by `see_search`, a recorder's words), `judge` (a grading limit, the kernel's end, what
+could not cross to the kernel, a submission's files and outputs left out), `kernel` (the
+agent and the guard in the student's kernel), `graded` (a graded cell's limits),
+`feedback`, `integrity` (the integrity report's findings); `Message` is in `message`.
 Import a message from here (``from puzzlekit.testcells.catalogue import NOT_WRITTEN``).
 
 tests/testcells/test_catalogue.py holds the catalogue to it: every message is used by the
@@ -32,10 +33,12 @@ from .message import *  # noqa: F403
 from .notebook import *  # noqa: F403
 from .verdicts import *  # noqa: F403
 from .failures import *  # noqa: F403
+from .checks import *  # noqa: F403
 from .diagnoses import *  # noqa: F403
 from .budgets import *  # noqa: F403
 from .drawings import *  # noqa: F403
 from .judge import *  # noqa: F403
+from .kernel import *  # noqa: F403
 from .graded import *  # noqa: F403
 from .feedback import *  # noqa: F403
 from .integrity import *  # noqa: F403

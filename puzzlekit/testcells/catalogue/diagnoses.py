@@ -135,6 +135,10 @@ COUNTS_BLANK_AS_MISPLACED = Message("it counts the blank as a misplaced tile: le
                                     "out, or h overestimates", shown=TEST_CELL)
 BLANK_FIRST_GOAL = Message("it measures against the goal with the blank first, not the goal "
                            "it is given", shown=TEST_CELL)
+#: a heuristic's wrong value when no one rule explains it ({name}: "h", or the exercise's
+#: "manhattan" where its check reads the student's own)
+H_GIVES = Message("your {name} gives {got} for this board; the right value is {right}",
+                  shown=TEST_CELL, example={"name": "h", "got": 7, "right": 9})
 MANHATTAN_IS_HAMMING = Message("it counts the misplaced tiles (Hamming), not how many steps "
                                "each tile is from its place", shown=TEST_CELL)
 CONFLICT_EVERY_PAIR = Message("it adds 2 for every conflicting pair; when one tile conflicts "

@@ -150,7 +150,6 @@ UNKNOWN_ARGUMENT = Message("the kernel named an object the grader did not give i
 #: the student's code used a function or object of the test's: the errors it gets back
 UNREADABLE_QUESTION = Message("the grader could not read your kernel's question about the "
                               "test's function", shown=TEST_CELL)
-UNREADABLE_ARGUMENTS = Message("the arguments could not be read", shown=TEST_CELL)
 PUBLIC_ATTRIBUTES_ONLY = Message("the test's {kind} shows your code only its public "
                                  "attributes, not {attribute!r}", shown=TEST_CELL,
                                  example={"kind": "Counter", "attribute": "_seen"})

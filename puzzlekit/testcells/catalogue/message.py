@@ -73,5 +73,6 @@ class Message(str):
         return str, (str(self),)
 
     def rendered(self) -> str:
-        """The message with its example parameters (the reference page shows it)."""
-        return str.format(self, **self.example) if self.params else str(self)
+        """The message with its example parameters (the reference page shows it), a brace
+        the template doubles (``{{``, a literal one) as one."""
+        return str.format(self, **self.example)

@@ -9,6 +9,7 @@ from ...engine.solver import solve
 from ...puzzle.board import State
 from ...puzzle.heuristics import manhattan
 from .. import assert_equal, forbid_reference, run_with_timeout
+from ..catalogue import IDASTAR_SHORTEST_HINT
 from ..diagnose import (conflict_probes, diagnose_linear_conflict, diagnose_reachability,
                         reachability_probes)
 from ..messages import passed
@@ -45,9 +46,7 @@ def check_which_goal(which_goal: Callable[[list[Any]], Any], p: list[Any], want:
 
 def idastar_shortest_hint() -> Diagnosis:
     """What a right but longer path of idastar's says (made when a test needs it)."""
-    return mistake("idastar-not-shortest", "with an h that never overestimates, IDA* finds "
-                   "a shortest path when each round cuts off at f = g + h > bound and the "
-                   "next bound is the smallest f that was cut off")
+    return mistake("idastar-not-shortest", IDASTAR_SHORTEST_HINT)
 
 
 @forbids("solve")

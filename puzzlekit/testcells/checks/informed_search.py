@@ -12,6 +12,9 @@ from ...puzzle.heuristics import manhattan as reference_manhattan
 from ...puzzle.scrambles import state_at_depth
 from ...puzzle.solvability import count_inversions, is_solvable
 from .. import assert_equal, forbid_reference, run_with_timeout
+from ..catalogue import (ASTAR_PATH, ASTAR_SHORTEST_HINT, BOARDS_PRINTED, H_GIVES,
+                         INVERSIONS_COUNT_BLANK, LAST_LINE_PRINTED, OWN_ASTAR_WRONG,
+                         OWN_SOLVABLE_WRONG, PRINTED_NOT_BOARDS, SOLVER_ON_THE_BOARD)
 from ..diagnose import diagnose_heuristic, heuristic_probes
 from ..messages import passed
 from ..mistakes import Diagnosis, mistake
@@ -45,9 +48,7 @@ def check_h(h: Callable[[State, State], Any], S: State, G: State, want: int,
 
 def astar_shortest_hint() -> Diagnosis:
     """What a right but longer path of astar's says (made when a test needs it)."""
-    return mistake("astar-not-shortest", "with an h that never overestimates, A* finds a "
-                   "shortest path when its priority is g + h (the moves so far plus h) and "
-                   "it stops only when the goal comes out of the queue")
+    return mistake("astar-not-shortest", ASTAR_SHORTEST_HINT)
 
 
 @forbids("solve")
@@ -60,8 +61,7 @@ def check_astar(astar: Callable[..., Any], moves_away: int, seed: int,
     with forbid_reference("solve"):
         p = run_with_timeout(6, astar, S, goal, h)
     check_path(S, goal, p, optimal_length=moves_away, partial=1, hint=hint,
-               what=f"astar's path for a board {moves_away} moves from the goal "
-                    f"({h.__name__})")
+               what=ASTAR_PATH.format(moves=moves_away, h=h.__name__))
 
 
 @forbids(*SIGN_REFERENCES)
@@ -85,8 +85,7 @@ def blank_why(squares: str, got: object) -> Diagnosis | None:
     tiles = [0 if x == "_" else int(x) for x in squares]
     counted = sum(1 for i in range(len(tiles)) for j in range(i + 1, len(tiles))
                   if tiles[i] > tiles[j])
-    return (mistake("inversions-count-blank", "it counts the blank as a tile 0: leave '_' out "
-                    "of the sequence")
+    return (mistake("inversions-count-blank", INVERSIONS_COUNT_BLANK)
             if got == counted != count_inversions([t for t in tiles if t]) else None)
 
 
@@ -137,17 +136,14 @@ def which_part(S: State, shortest: int | None, solvable: Callable[..., Any],
     with forbid_reference("solve", "is_solvable", "manhattan"):
         said, h_said = solvable(S), manhattan(S, G)
     if said != can:
-        found.append(f"your solvable returns {said} for this board, which "
-                     f"{'can' if can else 'cannot'} be solved")
+        found.append(OWN_SOLVABLE_WRONG.format(said=said, can="can" if can else "cannot"))
     if h_said != h:
-        found.append(f"your manhattan gives {h_said} for this board; the right value "
-                     f"is {h}")
+        found.append(H_GIVES.format(name="manhattan", got=h_said, right=h))
     with forbid_reference("solve"):
         p = run_with_timeout(6, astar, S, G, reference_manhattan) if can else None
     if can and (not isinstance(p, list) or len(p) - 1 != shortest):
         got = f"a path of {len(p) - 1} moves" if isinstance(p, list) else repr(p)[:60]
-        found.append(f"your astar(S, goal, puzzlekit.manhattan) returns {got}; the "
-                     f"shortest has {shortest}")
+        found.append(OWN_ASTAR_WRONG.format(got=got, shortest=shortest))
     return mistake("own-part-wrong", "; ".join(found)) if found else ""
 
 
@@ -165,12 +161,12 @@ def check_solver(solver: Callable[[str], Any], text_in: str, *, solvable: Callab
     want = "No solution possible" if shortest is None else \
         f"Minimum number of moves = {shortest}"
     try:
-        assert_equal(last, want, "the last line printed")
+        assert_equal(last, want, LAST_LINE_PRINTED)
         if shortest is not None:
             check_path(S, goal_state(len(S)), boards, optimal_length=shortest,
-                       what="the boards printed")
+                       what=BOARDS_PRINTED)
     except AssertionError as e:
         part = which_part(S, shortest, solvable, manhattan, astar)
-        seen = f"\n(it also printed lines that are not boards: {other[:2]})" if other else ""
-        raise AssertionError((f"on the board {S}: {part}\n{e}" if part else str(e)) + seen) \
-            from None
+        seen = PRINTED_NOT_BOARDS.format(lines=other[:2]) if other else ""
+        raise AssertionError((SOLVER_ON_THE_BOARD.format(board=S, part=part, error=e)
+                              if part else str(e)) + seen) from None

@@ -8,6 +8,7 @@ from contextlib import redirect_stdout
 from typing import Any
 
 from .. import Recorder, assert_board_equal, assert_solution
+from ..catalogue import FIRST_STATE_OF, LAST_STATE_OF
 from ..diagnose import diagnose_path
 
 __all__ = ["output_of", "check_path"]
@@ -34,7 +35,7 @@ def check_path(start: Any, goal: Any, path: Any, *, optimal_length: int | None =
         why = diagnose_path(start, goal, list(path))    # backwards, no start, no goal?
         if why:
             raise AssertionError(f"{what}: {why}")
-        assert_board_equal(path[0], start, what=f"the first state of {what}")
-        assert_board_equal(path[-1], goal, what=f"the last state of {what}")
+        assert_board_equal(path[0], start, what=FIRST_STATE_OF.format(what=what))
+        assert_board_equal(path[-1], goal, what=LAST_STATE_OF.format(what=what))
     assert_solution(start, goal, path, optimal_length=optimal_length, what=what,
                     partial=partial, searched=searched, kind=kind, hint=hint)

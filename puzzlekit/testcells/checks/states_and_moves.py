@@ -9,6 +9,14 @@ from typing import Any
 
 from .. import (assert_board_equal, assert_equal, assert_prints_path, forbid_reference,
                  run_with_timeout)
+from ..catalogue import (FIND_ZERO_COLUMN_ROW, GOAL_BLANK_LAST, GOAL_BY_COLUMNS, GOAL_NOT_A_TUPLE,
+                         GOAL_ROW_NOT_A_TUPLE, GOAL_ROWS, LETTERS_SAY_WHERE_THE_TILE_WENT,
+                         MOVE_UP_NOT_TUPLES,
+                         NEXT_STATES_IN_A_LIST, NUMBERS_ON_THE_BOARD, PRINT_SPACING,
+                         PRINTED_NOTHING, PUZZLES_EQUAL, PUZZLES_NOT_EQUAL,
+                         SET_OF_EQUAL_PUZZLES, SUCCESSOR_BLANK_LEFT, SUCCESSOR_LIST_LENGTH,
+                         SUCCESSORS_NONE, SUCCESSORS_NOT_A_LIST, SUCCESSORS_NOT_BLOCKS,
+                         SUCCESSORS_OF)
 from ..messages import partly, passed
 from ..mistakes import mistake
 from . import forbids
@@ -23,15 +31,12 @@ Board = tuple[tuple[int, ...], ...]
 
 def check_goal(goal: Any) -> None:
     """`goal` is the lecture's goal, (0, 1, 2), (3, 4, 5), (6, 7, 8), as a tuple of tuples."""
-    assert_equal(type(goal), tuple, "goal should be a tuple (of rows), not a list")
-    assert_equal(len(goal), 3, "goal should have 3 rows")
-    assert all(type(row) is tuple and len(row) == 3 for row in goal), \
-        "each row of goal should be a tuple of 3 numbers (not a list)"
-    assert_equal(sorted(x for row in goal for x in row), list(range(9)), "the numbers on the board")
-    assert goal[0][0] == 0, ("the lecture's goal has the blank (0) in the top-left corner; "
-                             "(1, 2, 3), (4, 5, 6), (7, 8, 0) is another course's goal")
-    assert goal[0] == (0, 1, 2) and goal[1][0] == 3, \
-        "the tiles follow in reading order: along the first row, then the second (not down the columns)"
+    assert_equal(type(goal), tuple, GOAL_NOT_A_TUPLE)
+    assert_equal(len(goal), 3, GOAL_ROWS)
+    assert all(type(row) is tuple and len(row) == 3 for row in goal), GOAL_ROW_NOT_A_TUPLE
+    assert_equal(sorted(x for row in goal for x in row), list(range(9)), NUMBERS_ON_THE_BOARD)
+    assert goal[0][0] == 0, GOAL_BLANK_LAST
+    assert goal[0] == (0, 1, 2) and goal[1][0] == 3, GOAL_BY_COLUMNS
     assert_board_equal(goal, ((0, 1, 2), (3, 4, 5), (6, 7, 8)), what="goal")
 
 
@@ -42,9 +47,8 @@ def check_findZero(findZero: Callable[[Any], Any], S: Board, want: tuple[int, in
     with forbid_reference("findZero"):
         got = findZero(S)
     swapped = got == tuple(reversed(want)) and want[0] != want[1]
-    assert_equal(got, want, what, why=mistake("findZero-column-row", "it returned (column, "
-                                              "row); findZero returns (row, column), the row "
-                                              "first") if swapped else None)
+    assert_equal(got, want, what, why=mistake("findZero-column-row", FIND_ZERO_COLUMN_ROW)
+                 if swapped else None)
 
 
 def _check_move(name: str, move: Callable[..., Any], S: Board, r: int, c: int, want: Board,
@@ -62,8 +66,7 @@ def check_moveUp(moveUp: Callable[..., Any], S: Board, r: int, c: int, want: Boa
     """moveUp(S, r, c) must be the board `want`, a tuple of tuples."""
     got = _check_move("moveUp", moveUp, S, r, c, want, what)
     assert isinstance(got, tuple) and all(isinstance(row, tuple) for row in got), \
-        mistake("board-not-tuple", f"moveUp should return a tuple of tuples (use "
-                f"tupleOfTuples), got {got!r}")
+        mistake("board-not-tuple", MOVE_UP_NOT_TUPLES.format(got=repr(got)))
 
 
 @forbids("moveDown")
@@ -95,18 +98,16 @@ def check_nextStates(nextStates: Callable[[Any], Any], S: Board, want: set[Board
         got = run_with_timeout(5, nextStates, S)
     if isinstance(got, (list, tuple)) and len(set(got)) == len(got):
         # the right states in a list: 2 of the 3 points (the text asks for a set)
-        partly(2, mistake("list-not-set", "nextStates returns its states in a list; the "
-                          "exercise asks for a set (return set(...), or build one)"))
+        partly(2, mistake("list-not-set", NEXT_STATES_IN_A_LIST))
         got = set(got)
     assert_equal(got, want, what, start=S)
 
 
 def successor_blocks(flat: Any, size: int) -> set[tuple[Any, ...]]:
     """The successors in a flat successor list, as a set of tuples of `size` items each."""
-    assert isinstance(flat, list), \
-        f"gen_successors should return a list, got {type(flat).__name__}" \
-        + (" (did it forget to `return` it?)" if flat is None else "")
-    assert len(flat) % size == 0, f"the list has {len(flat)} items, not a multiple of {size}"
+    assert flat is not None, SUCCESSORS_NONE
+    assert isinstance(flat, list), SUCCESSORS_NOT_A_LIST.format(kind=type(flat).__name__)
+    assert len(flat) % size == 0, SUCCESSORS_NOT_BLOCKS.format(items=len(flat), size=size)
     return {tuple(flat[i:i + size]) for i in range(0, len(flat), size)}
 
 
@@ -116,9 +117,7 @@ def letters_why(got: set[tuple[Any, ...]], want: set[tuple[Any, ...]]) -> str | 
     flipped = {block[:-1] + (block[-1][:-1] + block[-1][-1:].translate(opposite),)
                for block in got}
     if got != want and flipped == want:
-        return mistake("tile-letters", "each new letter says where the tile went; in this "
-                       "course a letter says where the blank moves (D: the blank moves down, "
-                       "the tile below it up)")
+        return mistake("tile-letters", LETTERS_SAY_WHERE_THE_TILE_WENT)
     return None
 
 
@@ -126,10 +125,10 @@ def check_gen_successors(gen_successors: Callable[[Any], Any], node: list[Any],
                          want: set[tuple[Any, ...]]) -> None:
     """gen_successors(node) must hold the successors `want`, one after another in a list."""
     got = successor_blocks(gen_successors(list(node)), len(node))
-    assert_equal(got, want, f"the successors of {node!r}", why=letters_why(got, want))
+    assert_equal(got, want, SUCCESSORS_OF.format(node=repr(node)), why=letters_why(got, want))
     flat = gen_successors(list(node))
-    assert_equal(len(flat), len(node) * len(want), f"the length of the successor list "
-                 f"({len(node)} items for each of {len(want)} moves)")
+    assert_equal(len(flat), len(node) * len(want),
+                 SUCCESSOR_LIST_LENGTH.format(items=len(node), moves=len(want)))
 
 
 @forbids("print_moves")
@@ -146,7 +145,7 @@ def printed_lines(func: Callable[..., Any], *args: Any) -> list[str]:
     with contextlib.redirect_stdout(out), forbid_reference("print_pos"):
         func(*args)
     text = out.getvalue().strip("\n")
-    assert text, f"{func.__name__} printed nothing: it should print the rows (not return them)"
+    assert text, PRINTED_NOTHING.format(name=func.__name__)
     return [line.rstrip() for line in text.split("\n")]
 
 
@@ -154,9 +153,7 @@ def spacing_why(got: list[str], want: list[str]) -> str | None:
     """The right numbers in the right rows, spaced another way (or run together)."""
     if got != want and [line.replace(" ", "") for line in got] == \
             [line.replace(" ", "") for line in want]:
-        return mistake("print-spacing", "the numbers and rows are right, the spacing is not: "
-                       "each square takes 3 characters, the number at its right end "
-                       "(f\"{x:>3}\"), the gap 3 spaces")
+        return mistake("print-spacing", PRINT_SPACING.format())
     return None
 
 
@@ -174,8 +171,8 @@ def check_EightPuzzle(EightPuzzle: Callable[[Any], Any]) -> None:
     """The class keeps its squares, compares and hashes by them, and has successors."""
     a, b = EightPuzzle('1238_4765'), EightPuzzle(list('1238_4765'))
     assert_equal(a.squares, list('1238_4765'), "EightPuzzle('1238_4765').squares")
-    assert a == b, "two puzzles with the same squares should be equal"
-    assert not (a == EightPuzzle('123_84765')), "puzzles with different squares should not be equal"
-    assert_equal(len({a, b}), 1, "the size of a set holding two equal puzzles")
+    assert a == b, PUZZLES_EQUAL
+    assert not (a == EightPuzzle('123_84765')), PUZZLES_NOT_EQUAL
+    assert_equal(len({a, b}), 1, SET_OF_EQUAL_PUZZLES)
     left, right, up, down = a.get_successors()
-    assert_equal(''.join(left.squares), '123_84765', "the successor for moving the blank left")
+    assert_equal(''.join(left.squares), '123_84765', SUCCESSOR_BLANK_LEFT)

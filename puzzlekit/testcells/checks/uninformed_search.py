@@ -19,6 +19,10 @@ from ...puzzle.moves import path_to_moves
 from ...puzzle.scrambles import shuffle_pos as reference_shuffle_pos
 from ...puzzle.scrambles import state_at_depth
 from .. import Recorder, assert_board_equal, assert_equal, counted, forbid_reference, recording, run_with_timeout
+from ..catalogue import (DFS_PATH, FIRST_LINE_PRINTED, LECTURE_GOAL_REACHABLE, LINES_PRINTED,
+                         NOT_CHEAPEST, SHUFFLE_AFTER_SEED, SOLVE_POS_MOVES,
+                         SOLVE_POS_PRINTED_NOTHING, SOLVE_POS_UNSOLVED,
+                         UCS_TOTAL_NOT_ITS_PRICE)
 from ..diagnose import diagnose_cost, diagnose_report, diagnose_search, diagnose_shuffle
 from ..messages import partly, passed
 from . import forbids
@@ -29,6 +33,8 @@ __all__ = ["check_search", "check_search_report", "check_bfs", "check_dfs", "che
 
 #: the references a search of this notebook may not call
 SEARCHES = ("solve", "search", "bfs_layers")
+#: the layers of the lecture's search from its start to its goal: one line printed each
+LAYERS = 31
 
 
 @forbids(*SEARCHES)
@@ -54,13 +60,11 @@ def check_search_report(search: Callable[..., Any], start: State,
         _, report = output_of(run_with_timeout, 6, search, lecture_nextStates, start, goal)
     lines = report.strip().splitlines()
     found = reference_search(lecture_nextStates, start, goal)      # the right report
-    assert found is not None, "the lecture's goal can be reached from its start"
+    assert found is not None, LECTURE_GOAL_REACHABLE
     sizes = found.layer_sizes
     why = diagnose_report(lines, sizes)                  # off by one? the start counted?
-    assert_equal(lines[:1], ["Iteration 1: 3 new states found."], "the first line printed",
-                 why=why)
-    assert_equal(len(lines), 31, "the number of lines printed (one per layer: 31 layers)",
-                 why=why)
+    assert_equal(lines[:1], ["Iteration 1: 3 new states found."], FIRST_LINE_PRINTED, why=why)
+    assert_equal(len(lines), LAYERS, LINES_PRINTED.format(layers=LAYERS), why=why)
     return lines, list(sizes)
 
 
@@ -79,7 +83,7 @@ def check_dfs(dfs: Callable[..., Any], start: State, goal: State) -> None:
     """dfs(start, goal) must return a path from start to goal, however long."""
     with forbid_reference(*SEARCHES):
         path = run_with_timeout(6, dfs, start, goal)
-    check_path(start, goal, path, what="the path dfs returned")
+    check_path(start, goal, path, what=DFS_PATH)
 
 
 @forbids(*SEARCHES)
@@ -111,10 +115,9 @@ def check_cheapest(S: State, goal: State, path: Any, total: Any, prices: dict[st
     price = cost_of(path, prices)
     why = diagnose_cost(S, goal, list(path), prices, cheapest, total)
     if total != price:
-        partly(2, f"the total ucs returned for {what} is {total}, but that path costs "
-                  f"{price}: {why}")
+        partly(2, UCS_TOTAL_NOT_ITS_PRICE.format(what=what, total=total, price=price, why=why))
     elif price > cheapest:
-        partly(2, f"{what} costs {price}, but the cheapest path costs {cheapest}: {why}")
+        partly(2, NOT_CHEAPEST.format(what=what, price=price, cheapest=cheapest, why=why))
     elif searched is not None and diagnose_search(S, searched.record, "cheapest-first"):
         partly(3, f"{what} is right, but " + diagnose_search(  # type: ignore[operator]
             S, searched.record, "cheapest-first"))
@@ -161,7 +164,7 @@ def check_shuffle_pos(shuffle_pos: Callable[[int], Any], random: Any, seed: int,
     got = [shuffled(shuffle_pos, random, n) for n in range(1, len(expected) + 1)]
     for n, ((g, _), e) in enumerate(zip(got, expected), start=1):
         why = next((w for _, w in got[:n] if w), None)    # the first call that went astray
-        what = f"shuffle_pos({n}) after random.seed({seed}) and the calls before it"
+        what = SHUFFLE_AFTER_SEED.format(n=n, seed=seed)
         assert_board_equal(g, e, what=what, why=why)
         assert_equal(g, e, what, why=why)
 
@@ -179,6 +182,6 @@ def check_solve_pos(solve_pos: Callable[..., Any], random: Any, seed: int,
         shortest = solve(from_flat(p)).length
         with forbid_reference(*SEARCHES):
             moves, text = output_of(run_with_timeout, 6, solve_pos, list(p), 20)
-        assert_equal(moves, shortest, f"solve_pos({p}, 20) should return the number of moves")
-        assert "unsolved" not in text, "solve_pos printed 'unsolved' for a board it solved"
-        assert text.strip(), "solve_pos should print the positions along the way"
+        assert_equal(moves, shortest, SOLVE_POS_MOVES.format(position=p))
+        assert "unsolved" not in text, SOLVE_POS_UNSOLVED
+        assert text.strip(), SOLVE_POS_PRINTED_NOTHING
