@@ -14,7 +14,10 @@ counts the CPU time of the kernel's processes from outside
 
 What a student reads names a cause only with evidence: that the call used up its
 computing time (`too_slow`) and, where a recorder saw the search expand the same board
-again and again, that (`repeats`); a call stopped by the backstop says it was waiting.
+again and again, that (`repeats`); a call stopped by the backstop says it was waiting,
+and while grading only when it was seen waiting (`Pace`): a call that still computes when
+the backstop comes, however slowly a busy machine lets it, goes on until its computing
+time is used up.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import sys
 import threading
 import time
 import traceback
+from collections import deque
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -46,6 +50,47 @@ def backstop(seconds: float) -> float:
     """Seconds on the clock after which a call with `seconds` of CPU time is stopped
     anyway: it is waiting, not computing (5 times as long, and at least 20 s more)."""
     return max(seconds * BACKSTOP_FACTOR, seconds + BACKSTOP_EXTRA)
+
+
+#: below this share of one core over `SHARE_WINDOW`, a call past its backstop is waiting
+WAITING_SHARE = 0.02
+#: seconds on the clock over which a call's share of a core is measured
+SHARE_WINDOW = 2.0
+#: `Pace` keeps a sample at most this often, so that its samples span the window
+SAMPLE_EVERY = 0.25
+
+
+class Pace:
+    """Whether code past its backstop on the clock is waiting or computing on a busy
+    machine, from samples of (clock, CPU seconds) taken while it runs: it is waiting
+    when, over the last `SHARE_WINDOW` seconds, it computed less than `WAITING_SHARE` of
+    them (a sleeping or blocked process computes nothing; a search on a machine with
+    twenty busy processes per core still gets a few per cent)."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self.clock = clock
+        self.samples: deque[tuple[float, float]] = deque(maxlen=64)
+
+    def restart(self) -> None:
+        """Forget the samples: a new call starts (its own computing is what counts)."""
+        self.samples.clear()
+
+    def note(self, cpu: float) -> None:
+        """Keep a sample of the CPU seconds `cpu` read now (at most every SAMPLE_EVERY s)."""
+        now = self.clock()
+        if not self.samples or now - self.samples[-1][0] >= SAMPLE_EVERY:
+            self.samples.append((now, cpu))
+
+    def waiting(self, cpu: float) -> bool:
+        """Whether the code computed less than WAITING_SHARE of the last SHARE_WINDOW
+        seconds (False until a sample that old was kept: no evidence yet)."""
+        self.note(cpu)
+        now = self.clock()
+        old = [(t, c) for t, c in self.samples if now - t >= SHARE_WINDOW]
+        if not old:
+            return False
+        then, cpu_then = old[-1]
+        return cpu - cpu_then < WAITING_SHARE * (now - then)
 
 
 def _seconds(seconds: float) -> str:

@@ -76,6 +76,25 @@ def test_code_that_waits_is_stopped_by_the_backstop_and_told_so(run, monkeypatch
     assert "waiting for something" in said
 
 
+def test_a_right_answer_past_the_backstop_on_a_very_busy_machine_keeps_its_points(
+        run, monkeypatch):
+    """The clock's backstop stops only code seen waiting: a search that still computes
+    when it comes (here a tenth of a core, past a backstop of twice its budget) goes on
+    until its computing time is used up, and passes."""
+    from puzzlekit.testcells import budget
+    monkeypatch.setattr(budget, "BACKSTOP_FACTOR", 2.0)
+    monkeypatch.setattr(budget, "BACKSTOP_EXTRA", 0.0)
+    n = loops_for(0.5)
+    test = (f"from puzzlekit.testcells import run_with_timeout\n"
+            f"assert run_with_timeout(1.5, work, {n}) == {n * (n - 1) // 2}\n")
+    started = time.monotonic()
+    with throttled(share=0.1):
+        cells = run(notebook(WORK, test, tests=(1,)), timeout=60)
+    took = time.monotonic() - started
+    assert errors(cells[1]) == [], cells[1]
+    assert took > 3.0       # past the backstop (2 × 1.5 s) on the clock
+
+
 # ---------------------------------------------------------------------------
 # A student's own cell: its seconds are computing time too (`CellBudget`)
 

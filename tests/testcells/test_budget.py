@@ -208,3 +208,65 @@ def test_in_the_browser_the_message_says_it_counted_the_pages_clock(monkeypatch)
     # outside the browser the words are as before
     assert str(budget.too_slow("churn", 0.05)) == \
         "churn did not finish within 0.05 seconds of computing time and was stopped."
+
+
+# ---------------------------------------------------------------------------
+# Past the backstop: waiting or computing on a busy machine (`budget.Pace`)
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def paced(share: float, seconds: float, step: float = 0.1) -> tuple[bool, float]:
+    """Feed a `Pace` a process that computes `share` of each `step` for `seconds`; whether
+    it was judged waiting, and when."""
+    clock = FakeClock()
+    pace = budget.Pace(clock)
+    cpu = 0.0
+    while clock.now < seconds:
+        clock.now += step
+        cpu += share * step
+        if pace.waiting(cpu):
+            return True, clock.now
+    return False, clock.now
+
+
+def test_a_process_that_computes_even_a_little_is_not_waiting():
+    assert paced(0.05, 30.0) == (False, pytest.approx(30.0))
+    assert paced(1.0, 30.0)[0] is False
+
+
+def test_a_process_that_computes_nothing_is_waiting_after_the_window():
+    waiting, when = paced(0.0, 30.0)
+    assert waiting and budget.SHARE_WINDOW - 0.01 <= when <= budget.SHARE_WINDOW + 0.5
+
+
+def test_a_process_that_stops_computing_is_waiting_a_window_later():
+    clock = FakeClock()
+    pace = budget.Pace(clock)
+    cpu = 0.0
+    for _ in range(50):                # 5 s computing at a fifth of a core
+        clock.now += 0.1
+        cpu += 0.02
+        assert not pace.waiting(cpu)
+    stopped = clock.now
+    while not pace.waiting(cpu):      # then it sleeps
+        clock.now += 0.1
+    assert budget.SHARE_WINDOW - 0.01 <= clock.now - stopped <= budget.SHARE_WINDOW + 0.5
+
+
+def test_no_evidence_before_a_window_has_passed_and_a_new_call_starts_afresh():
+    clock = FakeClock()
+    pace = budget.Pace(clock)
+    pace.note(0.0)
+    clock.now = 1.0
+    assert not pace.waiting(0.0)       # only one second seen: no evidence yet
+    clock.now = 5.0
+    assert pace.waiting(0.0)
+    pace.restart()
+    assert not pace.waiting(0.0)       # the new call's own samples only
+    assert len(pace.samples) == 1

@@ -57,7 +57,7 @@ from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbgrader.preprocessors import Execute  # type: ignore[import-untyped]
 from traitlets import Bool, Float, Integer, Unicode
 
-from ...testcells.budget import backstop
+from ...testcells.budget import Pace, backstop
 from ...testcells.catalogue import (
     ANSWER_NOT_JSON,
     CELL_STOPPED,
@@ -235,6 +235,8 @@ class WalledExecute(Execute):
         #: (`exchange`): the call it ends is still waited for further out
         self._early: dict[str, Any] = {}
         self._poller: tuple[Any, Any] | None = None
+        #: the kernel's CPU seconds against the clock, while a call of the judge runs
+        self._pace = Pace()
         self.kernel_manager_class = WalledKernelManager
         NotebookClient.__init__(self, nb, km)
         self.reset_execution_trackers()
@@ -851,6 +853,7 @@ class WalledExecute(Execute):
         ``answer(prompt)``. `cpu_deadline`: the kernel's `cpu_clock` reading at which the
         call is out of time (`timeout` is then the backstop on the clock)."""
         deadline = time.monotonic() + timeout
+        self._pace.restart()        # what the kernel computed in this call, not before
         while True:
             if msg_id in self._early:
                 return self._early.pop(msg_id)
@@ -895,13 +898,23 @@ class WalledExecute(Execute):
         """The next message on the shell or stdin channel before `deadline` (on
         time.monotonic()) and before the kernel's CPU time reaches `cpu_deadline`, or
         `KernelFault`: "timeout" when the time is up, "waited" when only the clock's
-        backstop is (the kernel computed less than its budget)."""
+        backstop is and the kernel was seen waiting, not computing (`Pace`): past the
+        backstop, a kernel that computes on a busy machine goes on until its CPU time is
+        used up."""
         while True:
             left = deadline - time.monotonic()
-            if left <= 0:
-                raise KernelFault("timeout" if cpu_deadline is None else "waited")
-            wait = min(left, 1.0)
             used = self.cpu_clock() if cpu_deadline is not None else None
+            if used is not None:
+                self._pace.note(used)
+            if left <= 0:
+                if used is None or cpu_deadline is None:
+                    raise KernelFault("timeout" if cpu_deadline is None else "waited")
+                if used >= cpu_deadline:
+                    raise KernelFault("timeout")
+                if self._pace.waiting(used):
+                    raise KernelFault("waited")
+                left = 1.0          # it computes: its CPU time decides
+            wait = min(left, 1.0)
             if used is not None and cpu_deadline is not None:
                 if used >= cpu_deadline:
                     raise KernelFault("timeout")
