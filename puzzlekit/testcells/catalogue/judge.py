@@ -1,7 +1,8 @@
-"""The judge's words: a grading limit, not a test, stopped the code; how the kernel ended;
-why something could not cross between the judge and the student's kernel; what a submission's
-files and a graded notebook's outputs lost on the way into grading
-(`puzzlekit.autograder.judge`)."""
+"""The judge's words (`puzzlekit.autograder.judge`): a grading limit stopped the code.
+
+A grading limit, not a test, stopped the code; how the kernel ended; why something could
+not cross between the judge and the student's kernel; what a submission's files and a
+graded notebook's outputs lost on the way into grading."""
 
 from __future__ import annotations
 
