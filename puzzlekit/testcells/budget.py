@@ -15,9 +15,9 @@ counts the CPU time of the kernel's processes from outside
 What a student reads names a cause only with evidence: that the call used up its
 computing time (`too_slow`) and, where a recorder saw the search expand the same board
 again and again, that (`repeats`); a call stopped by the backstop says it was waiting,
-and while grading only when it was seen waiting (`Pace`): a call that still computes when
-the backstop comes, however slowly a busy machine lets it, goes on until its computing
-time is used up.
+and is stopped only when it was seen waiting (`Pace`, here and while grading): a call that
+still computes when the backstop comes, however slowly a busy machine lets it, goes on
+until its computing time is used up.
 """
 
 from __future__ import annotations
@@ -146,11 +146,15 @@ def within(seconds: float, func: Callable[..., T], *args: Any,
             or not hasattr(signal, "ITIMER_PROF"):
         return _in_thread(seconds, started, func, *args, **kwargs)
     armed = [True]
+    pace = Pace()
 
     def time_up(signum: int, frame: object) -> None:
         # raised again at every tick until the call has ended: an exception raised while
         # a finaliser (__del__, a weakref callback) runs is lost, and a bare `except:` in
-        # the student's code may swallow one
+        # the student's code may swallow one. Past the backstop, code that still computes
+        # (a busy machine) goes on: its computing time decides
+        if signum == signal.SIGALRM and not pace.waiting(time.process_time() - started):
+            return
         if armed[0] and getattr(getattr(frame, "f_code", None), "co_name", "") != "__del__":
             raise TimeUp("cpu" if signum == signal.SIGPROF else "wall")
 
@@ -236,10 +240,12 @@ def _in_thread(seconds: float, started: float, func: Callable[..., T], *args: An
     worker = threading.Thread(target=target, daemon=True)
     worker.start()
     clock_started = time.monotonic()
+    pace = Pace()
     while worker.is_alive():
         used = time.process_time() - started
         stopped = "cpu" if used >= seconds else \
-            "wall" if time.monotonic() - clock_started >= backstop(seconds) else None
+            "wall" if time.monotonic() - clock_started >= backstop(seconds) \
+            and pace.waiting(used) else None
         if stopped is not None and worker.ident is not None:
             ctypes.pythonapi.PyThreadState_SetAsyncExc(ctypes.c_ulong(worker.ident),
                                                        ctypes.py_object(TimeUp))

@@ -114,6 +114,31 @@ def test_a_right_answer_in_a_kernel_with_a_fifth_of_a_core_finishes():
     assert float(done.stdout.split()[1]) > 1.0      # it took longer than 1 s on the clock
 
 
+def test_a_right_answer_past_the_backstop_in_a_kernel_with_a_tenth_of_a_core_finishes():
+    """The clock's backstop (here twice the budget) stops only code seen waiting: this
+    one still computes when it comes, so its computing time decides, and it finishes."""
+    code = textwrap.dedent("""
+        import time
+        from puzzlekit.testcells import budget, run_with_timeout
+        budget.BACKSTOP_FACTOR, budget.BACKSTOP_EXTRA = 2.0, 0.0
+        def work(n):
+            t = 0
+            for i in range(n):
+                t += i
+            return t
+        started = time.process_time(); work(300_000); per = time.process_time() - started
+        n = int(300_000 * 0.5 / max(per, 1e-4))
+        wall = time.monotonic()
+        assert run_with_timeout(1.5, work, n) == n * (n - 1) // 2
+        print("ok", round(time.monotonic() - wall, 1))
+    """)
+    with throttled(share=0.1):
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                              timeout=120)
+    assert done.stdout.startswith("ok"), done.stderr
+    assert float(done.stdout.split()[1]) > 3.0      # past the backstop on the clock
+
+
 class _Result:
     def __init__(self, error):
         self.error_in_exec, self.error_before_exec = error, None
