@@ -110,8 +110,9 @@ filter_nbgraders_warnings()
 # Each cell gets 30 seconds of computing time (the kernel's CPU time: a busy grading
 # machine costs no cell; the clock is only a backstop, 5 times as long); an endless loop
 # is interrupted and grading goes on. The tests' own limits on a student's search count
-# computing time too (docs/explanation/wall.md). The words (`timeout_error`: CELL_RAN_TOO_LONG
-# in docs/reference/messages.md) name no cause: the grader saw none. (A cell stopped by the backstop is told it waited rather than computed.)
+# computing time too (docs/explanation/wall.md). The words (`timeout_error`:
+# CELL_RAN_TOO_LONG in docs/reference/messages.md) name no cause: the grader saw none.
+# (A cell stopped by the backstop is told it waited rather than computed.)
 CELL_SECONDS = 30
 c.Execute.timeout = CELL_SECONDS
 c.Execute.interrupt_on_timeout = True
