@@ -115,12 +115,13 @@ def test_a_right_answer_in_a_kernel_with_a_fifth_of_a_core_finishes():
 
 
 def test_a_right_answer_past_the_backstop_in_a_kernel_with_a_tenth_of_a_core_finishes():
-    """The clock's backstop (here twice the budget) stops only code seen waiting: this
-    one still computes when it comes, so its computing time decides, and it finishes."""
+    """The clock's backstop (here as long as the budget, 1.5 s) stops only code seen
+    waiting: this one still computes when it comes, so its computing time decides, and it
+    finishes."""
     code = textwrap.dedent("""
         import time
         from puzzlekit.testcells import budget, run_with_timeout
-        budget.BACKSTOP_FACTOR, budget.BACKSTOP_EXTRA = 2.0, 0.0
+        budget.BACKSTOP_FACTOR, budget.BACKSTOP_EXTRA = 1.0, 0.0
         def work(n):
             t = 0
             for i in range(n):
@@ -136,7 +137,7 @@ def test_a_right_answer_past_the_backstop_in_a_kernel_with_a_tenth_of_a_core_fin
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                               timeout=120)
     assert done.stdout.startswith("ok"), done.stderr
-    assert float(done.stdout.split()[1]) > 3.0      # past the backstop on the clock
+    assert float(done.stdout.split()[1]) > 2.0      # well past the backstop on the clock
 
 
 class _Result:
