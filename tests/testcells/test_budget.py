@@ -91,53 +91,44 @@ def test_the_limits_hold_in_a_thread_too():
     assert "computing time" in out["said"] and out["answer"] == 45
 
 
-def test_a_right_answer_in_a_kernel_with_a_fifth_of_a_core_finishes():
-    """A subprocess stands for the student's kernel; it runs 20% of the time."""
-    code = textwrap.dedent("""
+def kernel_at_a_share(share: float, cpu: float, budget: float, setup: str = "") -> float:
+    """A subprocess stands for the student's kernel, run `share` of the time: its
+    run_with_timeout(`budget`) of work that needs about `cpu` seconds of computing passes;
+    the seconds it took on the clock. `setup`: code run first (e.g. a shorter backstop)."""
+    code = textwrap.dedent(f"""
         import time
-        from puzzlekit.testcells import run_with_timeout
+        from puzzlekit.testcells import budget, run_with_timeout
+        {setup}
         def work(n):
             t = 0
             for i in range(n):
                 t += i
             return t
         started = time.process_time(); work(300_000); per = time.process_time() - started
-        n = int(300_000 * 0.4 / max(per, 1e-4))
+        n = int(300_000 * {cpu} / max(per, 1e-4))
         wall = time.monotonic()
-        assert run_with_timeout(1.0, work, n) == n * (n - 1) // 2
+        assert run_with_timeout({budget}, work, n) == n * (n - 1) // 2
         print("ok", round(time.monotonic() - wall, 1))
     """)
-    with throttled(share=0.2):
+    with throttled(share=share):
         done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                               timeout=120)
     assert done.stdout.startswith("ok"), done.stderr
-    assert float(done.stdout.split()[1]) > 1.0      # it took longer than 1 s on the clock
+    return float(done.stdout.split()[1])
+
+
+def test_a_right_answer_in_a_kernel_with_a_fifth_of_a_core_finishes():
+    """A subprocess stands for the student's kernel; it runs 20% of the time."""
+    assert kernel_at_a_share(0.2, 0.4, 1.0) > 1.0   # it took longer than 1 s on the clock
 
 
 def test_a_right_answer_past_the_backstop_in_a_kernel_with_a_tenth_of_a_core_finishes():
     """The clock's backstop (here as long as the budget, 1.5 s) stops only code seen
     waiting: this one still computes when it comes, so its computing time decides, and it
     finishes."""
-    code = textwrap.dedent("""
-        import time
-        from puzzlekit.testcells import budget, run_with_timeout
-        budget.BACKSTOP_FACTOR, budget.BACKSTOP_EXTRA = 1.0, 0.0
-        def work(n):
-            t = 0
-            for i in range(n):
-                t += i
-            return t
-        started = time.process_time(); work(300_000); per = time.process_time() - started
-        n = int(300_000 * 0.5 / max(per, 1e-4))
-        wall = time.monotonic()
-        assert run_with_timeout(1.5, work, n) == n * (n - 1) // 2
-        print("ok", round(time.monotonic() - wall, 1))
-    """)
-    with throttled(share=0.1):
-        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                              timeout=120)
-    assert done.stdout.startswith("ok"), done.stderr
-    assert float(done.stdout.split()[1]) > 2.0      # well past the backstop on the clock
+    took = kernel_at_a_share(0.1, 0.5, 1.5,
+                             "budget.BACKSTOP_FACTOR, budget.BACKSTOP_EXTRA = 1.0, 0.0")
+    assert took > 2.0      # well past the backstop on the clock
 
 
 class _Result:
