@@ -786,13 +786,34 @@ ServerApp.init_webapp = init_webapp
 """
 
 
+#: true once the hub's home page has bound its Stop button (jQuery's own record of handlers)
+STOP_IS_BOUND = """() => {
+  const stop = document.getElementById("stop");
+  const events = stop && window.jQuery && window.jQuery._data(stop, "events");
+  return Boolean(events && events.click);
+}"""
+
+
 def restart_server(s: UserSession) -> UserSession:
     """Stop `s.user`'s server from the hub's home page (if it runs) and start it again."""
-    s.page.goto(f"{s.hub.url}/hub/home")
-    stop = s.page.locator("#stop")
-    if stop.is_visible():
+    for attempt in range(2):
+        s.page.goto(f"{s.hub.url}/hub/home")
+        stop = s.page.locator("#stop")
+        if not stop.is_visible():
+            break
+        # a click does something only once the hub's home.js (loaded by require.js) has
+        # bound the button; a click before that is lost
+        s.page.wait_for_function(STOP_IS_BOUND, timeout=60_000)
         stop.click()
-        stop.wait_for(state="hidden", timeout=90_000)
+        try:
+            stop.wait_for(state="hidden", timeout=90_000)
+            break
+        except Exception:
+            said = s.page.locator(".modal.show, #error-dialog").all_inner_texts()
+            if attempt:
+                raise AssertionError(f"the hub's page did not stop {s.user}'s server; "
+                                     f"the page shows {said!r}; the hub's log:\n"
+                                     f"{s.hub.log_tail()}") from None
     deadline = time.monotonic() + 120
     while True:     # a spawn asked for while the stop is pending does not start
         s.page.goto(f"{s.hub.url}/hub/spawn/{s.user}")
