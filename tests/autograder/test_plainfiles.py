@@ -280,3 +280,35 @@ def test_kill_tree_finds_a_double_forked_process_in_its_own_session():
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_folders_nested_thousands_deep_are_left_out_below_the_limit(tmp_path):
+    """A submission of 2,000 folders, each in the one before (the grading of the whole
+    class once stopped at it: a RecursionError): the copy keeps `MAX_DEPTH` of them and
+    says the next one was left out, with what it holds."""
+    from puzzlekit.autograder.judge.plainfiles import MAX_DEPTH
+    from puzzlekit.testcells.catalogue import FOLDER_TOO_DEEP
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "answer.ipynb").write_text("{}")
+    fd = os.open(sub, os.O_RDONLY)
+    for level in range(2000):
+        os.mkdir("d", dir_fd=fd)
+        inner = os.open("d", os.O_RDONLY, dir_fd=fd)
+        os.close(fd)
+        fd = inner
+        if level == 2:
+            with open(os.open("kept.txt", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd),
+                      "w") as f:
+                f.write("three folders down\n")
+    os.close(fd)
+    dest = tmp_path / "copy"
+    try:
+        dropped = copy_plain_tree(sub, dest)
+    finally:        # pytest's own clean-up of old temporary folders recurses, as Python's
+        subprocess.run(["rm", "-rf", str(sub)], check=True)    # rmtree does
+    assert (dest / "d" / "d" / "d" / "kept.txt").read_text() == "three folders down\n"
+    deepest = "/".join(["d"] * MAX_DEPTH)
+    assert (dest / deepest).is_dir() and not (dest / deepest / "d").exists()
+    assert [(d.path, d.kind, d.detail) for d in dropped] == [
+        (deepest + "/d", "folder", FOLDER_TOO_DEEP.format(most=MAX_DEPTH))]

@@ -25,6 +25,9 @@ grader's report carry one line per entry):
   override, a byte that is not UTF-8): no honest file is named so, and every log line
   and report that would name it is read on the instructor's screen. Names in the lines
   that say what was left out are shown with `shown` (``\\x1b[2J`` for the escape code).
+- a **folder more than `MAX_DEPTH` folders deep**, with what it holds: no exercise needs
+  it, and a copy holds one open folder per level (a thousand nested folders would stop
+  the copy, and the grading of the whole class with it).
 
 A submission whose folder itself is a link (or not a folder) is **refused** as a whole:
 nothing in it is the student's (`Refused`).
@@ -58,6 +61,7 @@ from ...testcells.catalogue import (
     NO_PLAIN_NOTEBOOK,
     NOT_A_FOLDER,
     SECOND_NAME,
+    FOLDER_TOO_DEEP,
     SWAPPED_WHILE_COPIED,
 )
 
@@ -182,6 +186,10 @@ def check_folder(path: str | os.PathLike[str]) -> None:
 Skip = Callable[[str, os.stat_result], bool]
 
 
+#: folders below a submission's own, at most (deeper ones are left out, `FOLDER_TOO_DEEP`)
+MAX_DEPTH = 32
+
+
 def walk_plain(root: str | os.PathLike[str], *, owner_uid: int | None = None,
                skip: Skip | None = None, on_drop: Callable[[Dropped], None] | None = None,
                ) -> Iterator[tuple[str, int, os.stat_result]]:
@@ -193,13 +201,15 @@ def walk_plain(root: str | os.PathLike[str], *, owner_uid: int | None = None,
     top = open_folder(root)
     try:
         yield "", top, os.fstat(top)
-        yield from _walk(top, "", owner_uid, skip, on_drop or (lambda d: None))
+        yield from _walk(top, "", owner_uid, skip, on_drop or (lambda d: None), 1)
     finally:
         os.close(top)
 
 
 def _walk(dirfd: int, prefix: str, owner_uid: int | None, skip: Skip | None,
-          on_drop: Callable[[Dropped], None]) -> Iterator[tuple[str, int, os.stat_result]]:
+          on_drop: Callable[[Dropped], None],
+          depth: int) -> Iterator[tuple[str, int, os.stat_result]]:
+    """The entries of the open folder `dirfd`, `depth` folders below the root."""
     with os.scandir(dirfd) as entries:
         names = sorted(e.name for e in entries)
     for name in names:
@@ -224,6 +234,9 @@ def _walk(dirfd: int, prefix: str, owner_uid: int | None, skip: Skip | None,
         if not (stat.S_ISDIR(mode) or stat.S_ISREG(mode)):
             on_drop(Dropped(rel, kind_of(mode)))
             continue
+        if stat.S_ISDIR(mode) and depth > MAX_DEPTH:
+            on_drop(Dropped(rel, "folder", FOLDER_TOO_DEEP.format(most=MAX_DEPTH)))
+            continue
         try:
             fd = os.open(name, _DIR_FLAGS if stat.S_ISDIR(mode) else _FILE_FLAGS,
                          dir_fd=dirfd)
@@ -246,7 +259,7 @@ def _walk(dirfd: int, prefix: str, owner_uid: int | None, skip: Skip | None,
                 continue
             if stat.S_ISDIR(fst.st_mode):
                 yield rel, fd, fst
-                yield from _walk(fd, rel + "/", owner_uid, skip, on_drop)
+                yield from _walk(fd, rel + "/", owner_uid, skip, on_drop, depth + 1)
             else:
                 yield rel, fd, fst
         finally:

@@ -192,6 +192,8 @@ LINK_MADE_WHILE_COPIED = Message("made while it was being copied", shown=INSTRUC
 SWAPPED_WHILE_COPIED = Message("swapped while it was copied", shown=INSTRUCTOR)
 SECOND_NAME = Message("a second name of a file of {owner}", shown=INSTRUCTOR,
                       example={"owner": "root"})
+FOLDER_TOO_DEEP = Message("a folder more than {most} folders deep", shown=INSTRUCTOR,
+                          example={"most": 32})
 
 # ---------------------------------------------------------------------------
 # A graded notebook's outputs: only data is kept (`puzzlekit.autograder.judge.sanitize`)
