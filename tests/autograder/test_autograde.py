@@ -156,3 +156,23 @@ def test_a_fresh_kernel_that_dies_before_it_answers_is_started_again(run, monkey
     first, killer, after = run(notebook("x = 6 * 7", "import os\nos._exit(1)", "print(x)"))
     assert killer[-1].ename == "KernelDied"
     assert after[0].text == "42\n" and len(starts) == 3     # replayed in the third kernel
+
+
+
+def test_a_notebook_graded_in_the_temporary_folder_is_not_copied_into_itself(
+        run, monkeypatch):
+    """The kernel's copy of the notebook's folder leaves out the grader's scratch folder
+    when that folder holds it (before: a copy of the copy, down until Python gave up)."""
+    import shutil
+    import tempfile
+    from pathlib import Path
+    folder = Path(tempfile.mkdtemp(prefix="pk", dir="/tmp"))    # a socket's path is short
+    try:
+        monkeypatch.setattr(tempfile, "tempdir", str(folder))
+        (folder / "board.txt").write_text("1 2 3\n")
+        nb, _ = WalledExecute(timeout=20).preprocess(
+            notebook("import os\nprint(sorted(os.listdir('.')))"),
+            {"metadata": {"path": str(folder)}})
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    assert nb.cells[0].outputs[0].text == "['board.txt']\n", nb.cells[0].outputs

@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("nbgrader")
 
-from throttle import throttled  # noqa: E402
+from throttle import crowded, throttled  # noqa: E402
 from walled_notebooks import errors, notebook, run, text  # noqa: E402,F401
 
 pytestmark = pytest.mark.nbgrader
@@ -116,6 +116,43 @@ def test_a_runaway_cell_is_stopped_by_its_computing_time_and_the_next_cells_run(
     assert name == "CellTimeoutError" and "computed for 1 s and was stopped" in said, said
     assert "KeyboardInterrupt" not in str(cells[1])
     assert text(cells[2]) == "42\n"
+
+
+def test_on_a_crowded_core_a_cell_past_its_time_on_the_wall_computes_on_and_a_nap_does_not(
+        run, monkeypatch):
+    """The cell's backstop is on the notebook's clock, which does not count what the
+    machine kept the kernel waiting for a core: a cell that computes its second on a core
+    shared with five busy processes (about six seconds on the wall, past a backstop of
+    two) runs to its end; a cell that sleeps is stopped at its two seconds all the same."""
+    from puzzlekit.testcells import budget
+    monkeypatch.setattr(budget, "BACKSTOP_FACTOR", 1.0)
+    monkeypatch.setattr(budget, "BACKSTOP_EXTRA", 0.0)
+    n = loops_for(1.0)
+    with crowded(5):
+        started = time.monotonic()
+        cells = run(notebook(WORK, f"total = work({n})", "nap()", "print(total)"),
+                    timeout=2)
+        took = time.monotonic() - started
+    assert errors(cells[1]) == [], cells[1]
+    (name, said), = errors(cells[2])
+    assert said.startswith("this cell was stopped after 2 seconds on the clock"), said
+    assert text(cells[3]) == f"{n * (n - 1) // 2}\n"
+    assert took > 5.0       # the first cell took well past its 2 seconds on the wall
+
+
+def test_on_a_crowded_core_a_notebook_that_computes_is_not_cut_short_by_its_clock(run):
+    """The notebook's seconds on the clock do not count what the machine kept its kernel
+    waiting for a core: two cells of a second's computing each, on a core shared with
+    five busy processes, run in a notebook of five seconds, and the last cell too."""
+    n = loops_for(1.0)
+    with crowded(5):
+        started = time.monotonic()
+        cells = run(notebook(WORK, f"a = work({n})", f"b = work({n})", "print(a == b)"),
+                    timeout=10, notebook_timeout=5.0)
+        took = time.monotonic() - started
+    assert [errors(c) for c in cells] == [[]] * 4, cells
+    assert text(cells[3]) == "True\n"
+    assert took > 10.0      # well past the notebook's five seconds on the wall
 
 
 def test_a_cell_that_waits_is_stopped_by_the_backstop_and_told_so(run, monkeypatch):

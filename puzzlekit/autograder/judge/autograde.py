@@ -18,7 +18,8 @@ For every submission it
 4. bounds what one notebook costs the grader: a multiple of what the model solution's
    notebook cost (`model_cost`: measured once, by grading the source notebook) in
    computing time (the kernel's CPU seconds over the cells) and, as a backstop, on the
-   clock (cells, sleeps, replays after a kernel died, the judge's checks), at most
+   notebook's clock (`fair_clock`: cells, sleeps, replays after a kernel died, the
+   judge's checks; not what a busy machine kept the kernel waiting for a core), at most
    `notebook_timeout` seconds, after which the remaining cells are marked as not run; `judge_timeout` seconds of the judge's own work per test
    cell; replies of at most `max_reply_bytes` from the kernel, and at most
    `max_notebook_bytes` and `max_notebook_items` from it in all; the grader's own
@@ -36,6 +37,7 @@ Use it in ``nbgrader_config.py``::
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import math
@@ -52,7 +54,7 @@ from typing import Any
 
 import nbformat
 from jupyter_client.manager import AsyncKernelManager
-from jupyter_core.utils import run_sync
+from jupyter_core.utils import ensure_async, run_sync
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbgrader.preprocessors import Execute  # type: ignore[import-untyped]
 from traitlets import Bool, Float, Integer, Unicode
@@ -89,6 +91,7 @@ from . import own_memory
 from .judge import Judge, KernelFault, KernelWorries, explain_limit
 from .model_cost import ModelCost, course_root, key_of, read_cost, relative_budget, write_cost
 from .cell_budget import CellBudget
+from .fair_clock import FairClock, Reading
 from .kernel_clock import KernelClock
 from .kernel_end import clause, ended_words
 from .plainfiles import copy_plain_tree, ignore_names
@@ -133,6 +136,11 @@ class WalledKernelManager(AsyncKernelManager):
         return list(self.wall_prefix) + super().format_kernel_cmd(extra_arguments)
 
 
+#: seconds between two readings of the notebook's clock while a cell waits past its time
+#: on the wall (`WalledExecute._async_handle_timeout`)
+CLOCK_EVERY = 0.25
+
+
 class WalledExecute(Execute):
     """nbgrader's Execute with the student's kernel behind a wall and the graded tests
     run by the grader (see the module docstring)."""
@@ -159,10 +167,11 @@ class WalledExecute(Execute):
                           "the time the student's code runs) per test cell, times "
                           "time_scale; a cell over it fails with a message that says so"
                           ).tag(config=True)
-    notebook_timeout = Float(300.0, help="Wall-clock seconds one notebook may take in all "
-                             "(every cell, sleeps, kernel restarts and replays, the judge's "
-                             "checks), times time_scale; the cells after are marked as not "
-                             "run. Where the model solution's cost is known, the relative "
+    notebook_timeout = Float(300.0, help="Seconds on the notebook's clock one notebook may "
+                             "take in all (from its kernel's start: every cell, sleeps, kernel "
+                             "restarts and replays, the judge's checks; not the seconds a busy "
+                             "machine kept the kernel waiting for a core), times time_scale; "
+                             "the cells after are marked as not run. Where the model solution's cost is known, the relative "
                              "notebook_wall_factor is used up to this. 0: no limit"
                              ).tag(config=True)
     notebook_cpu_factor, notebook_cpu_floor = relative_traits(
@@ -170,8 +179,9 @@ class WalledExecute(Execute):
         "over its cells)", "notebook_cpu_floor, times time_scale; the cells after are "
         "marked as not run. 0: no such limit", "computing time (CPU seconds)")
     notebook_wall_factor, notebook_wall_floor = relative_traits(
-        3.0, 90.0, "Seconds on the clock one notebook may take in all (a backstop for code "
-        "that waits rather than computes)", "notebook_wall_floor, never more than "
+        3.0, 90.0, "Seconds on the notebook's clock one notebook may take in all (a backstop "
+        "for code that waits rather than computes; the clock does not count the seconds a "
+        "busy machine kept the kernel waiting for a core)", "notebook_wall_floor, never more than "
         "notebook_timeout, times time_scale. 0: notebook_timeout alone",
         "time on the clock (seconds)")
     measure_model = Bool(True, help="Grade an assignment's source notebook (the model "
@@ -208,6 +218,8 @@ class WalledExecute(Execute):
 
     #: True while grading the model solution's notebook to measure it
     measuring = False
+    #: while a student's cell runs: the notebook's clock when it started, and its seconds
+    _cell_clock: tuple[float, float | None] | None = None
 
     def preprocess(self, nb: Any, resources: Any = None, km: Any = None) -> Any:
         from nbclient.client import NotebookClient
@@ -220,8 +232,15 @@ class WalledExecute(Execute):
         (self._scratch / "ipc").mkdir(mode=0o700)   # connection files and the sockets
         self._launches: list[dict[str, Any]] = []   # every kernel started, with its cgroups
         self._work = self._scratch / "work"
-        copy_plain_tree(source_dir, self._work,
-                        skip=ignore_names(".ipynb_checkpoints", "__pycache__"),
+        names, scratch = ignore_names(".ipynb_checkpoints", "__pycache__"), \
+            os.stat(self._scratch)
+
+        def skip(rel: str, st: os.stat_result) -> bool:
+            # the scratch folder itself, where the notebook's folder holds it (a notebook
+            # graded in the temporary folder): never a copy of the copy
+            return names(rel, st) or (st.st_dev, st.st_ino) == (scratch.st_dev,
+                                                                  scratch.st_ino)
+        copy_plain_tree(source_dir, self._work, skip=skip,
                         on_drop=lambda d: self.log.warning("left out of the copy the kernel "
                                                            "sees: %s", d))
         self._replay: list[str] = []
@@ -255,6 +274,7 @@ class WalledExecute(Execute):
                 assert info
                 self.nb.metadata["language_info"] = info["content"]["language_info"]
                 self._install_agent()
+                self._clock.restart()         # the notebook's clock: its kernel is ready
                 wall = self._wall_report()    # read before any student code could touch it
                 for cell in self.nb.cells:    # the records of mistakes are the judge's alone
                     _drop_records(cell)
@@ -289,14 +309,15 @@ class WalledExecute(Execute):
         model = WalledExecute(config=self.config, log=self.log,      # as this one is set
                               **self.trait_values(config=True))
         model.measuring = True
-        started = time.monotonic()
         model.preprocess(nbformat.read(source, as_version=4),
                          {"metadata": {"path": str(source.parent)}})
         if model._time_up:       # cut short: not what the model costs
             self.log.warning("The model solution of %s did not finish within "
                              "notebook_timeout: its cost is not kept", key)
             return None
-        cost = ModelCost(model.cpu_used(), time.monotonic() - started)
+        # on the notebook's clock, as a submission's is counted: from its kernel's start,
+        # without what a busy machine kept the kernel waiting
+        cost = ModelCost(model.cpu_used(), max(model._clock.seconds(), 0.001))
         try:
             write_cost(root, key, cost)
         except OSError as e:
@@ -396,6 +417,37 @@ class WalledExecute(Execute):
             return timeout
         left_int = max(1, int(left) + 1)
         return left_int if timeout is None else min(timeout, left_int)
+
+    def _cell_backstop(self, cell: Any) -> float | None:
+        """A cell's own seconds on the notebook's clock (None: no limit)."""
+        timeout = super()._get_timeout(cell)
+        if timeout is not None and self.cpu_clock() is not None:
+            return float(math.ceil(backstop(timeout)))
+        return None if timeout is None else float(timeout)
+
+    def _cell_has_time(self) -> bool:
+        """Whether the running cell and the notebook still have seconds on the notebook's
+        clock (`FairClock`: what the machine's load kept the kernel waiting for a core is
+        not counted)."""
+        if self._cell_clock is None:
+            return False
+        started, seconds = self._cell_clock
+        left = self._time_left()
+        return (seconds is None or self._clock.seconds() - started < seconds) \
+            and (left is None or left > 0)
+
+    async def _async_handle_timeout(self, timeout: int,
+                                    cell: Any = None) -> None | dict[str, Any]:
+        """nbclient's clock for the cell ran out (`_get_timeout`, on the wall): if the
+        machine's load kept the kernel waiting for a core meanwhile, wait on until the
+        cell's seconds are up on the notebook's clock, then stop it as nbclient does."""
+        while self._cell_has_time():
+            assert self.kc is not None
+            if await ensure_async(self.kc.shell_channel.msg_ready()):
+                return None         # its reply came: nbclient takes it
+            await self._async_check_alive()
+            await asyncio.sleep(CLOCK_EVERY)
+        return await super()._async_handle_timeout(timeout, cell)
 
     def _signal_kernel(self, signum: int) -> None:
         """Send `signum` to the kernel's process group, as its manager interrupts it (from
@@ -527,7 +579,9 @@ class WalledExecute(Execute):
         """nbclient's per-notebook trackers, and the kit's: the notebook's clock starts
         (`preprocess` calls this for every notebook before it starts the kernel)."""
         super().reset_execution_trackers()
-        self._notebook_started = time.monotonic()
+        #: the notebook's clock, which does not count what a busy machine kept the
+        #: kernel waiting for a core (started again once the kernel is ready)
+        self._clock = FairClock(self._kernel_waited)
         self._notebook_output = 0
         self._cell_output = 0
         self._cut = False
@@ -552,22 +606,31 @@ class WalledExecute(Execute):
         if not self._relative_wall() and (not self.notebook_timeout
                                           or self.notebook_timeout <= 0):
             return None
-        started = getattr(self, "_notebook_started", None)
-        if started is None:
-            self._notebook_started = started = time.monotonic()
-        return started + self._notebook_seconds() - time.monotonic()
+        if getattr(self, "_clock", None) is None:
+            self._clock = FairClock(self._kernel_waited)
+        return self._notebook_seconds() - self._clock.seconds()
+
+    def _notebook_left(self) -> float:
+        left = self._time_left()
+        return float("inf") if left is None else left
+
+    def _kernel_waited(self) -> Reading | None:
+        """The running kernel's seconds waiting for a core (`FairClock`'s reading)."""
+        launches: list[dict[str, Any]] = getattr(self, "_launches", None) or []
+        clock = launches[-1].get("clock") if launches else None
+        waited = clock.waited() if clock is not None else None
+        return None if waited is None else (len(launches), waited)
 
     def _make_judge(self) -> Judge:
         """This notebook's judge, with its budgets (made anew for each notebook, inside
-        the grader's own memory limit, whose words its messages use). The notebook's
-        clock started with `reset_execution_trackers`: its deadline is fixed already."""
+        the grader's own memory limit, whose words its messages use)."""
         left = self._time_left()
         return Judge(self, call_timeout=float(self.timeout or 30),
                      memory=self.memory_limit, limits=self._limits(),
                      time_scale=self.time_scale,
                      judge_timeout=float(self.judge_timeout) if self.judge_timeout > 0
                      else None,
-                     notebook_deadline=None if left is None else time.monotonic() + left,
+                     notebook_left=None if left is None else self._notebook_left,
                      notebook_seconds=self._notebook_seconds() if left is not None else 0.0,
                      allowance=wire.Allowance(self.max_notebook_items)
                      if self.max_notebook_items > 0 else None,
@@ -650,6 +713,7 @@ class WalledExecute(Execute):
         spend = CellBudget(self.cpu_clock, seconds,
                             lambda: self._signal_kernel(signal.SIGINT),
                             lambda: self._signal_kernel(signal.SIGKILL))
+        self._cell_clock = (self._clock.seconds(), self._cell_backstop(cell))
         try:
             with spend:
                 cell, resources = super().preprocess_cell(cell, resources, index)
@@ -683,6 +747,7 @@ class WalledExecute(Execute):
             self.log.warning("The kernel died in cell %d; restarting it. Its last words:\n%s",
                              index, self._kernel_log_tail())
             self._recover()
+        self._cell_clock = None
         cell.execution_count = self._count
         if self._cut:
             _trim_errors(cell.outputs)

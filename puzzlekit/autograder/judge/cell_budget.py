@@ -6,7 +6,9 @@ honest 10 seconds (an example search, a table) would then be interrupted, and th
 that need what it defines would fail. While a student's cell runs, `CellBudget` reads the
 kernel's CPU time (`KernelClock`) and interrupts the kernel once its processes have
 computed the cell's seconds; the clock stays only as a backstop, `budget.backstop` of
-them (5 times as long, at least 20 s more), for a cell that waits rather than computes.
+them (5 times as long, at least 20 s more), for a cell that waits rather than computes,
+counted on the notebook's clock (`fair_clock`: not the seconds the machine's load kept
+the kernel waiting for a core).
 A cell that goes on computing after its interrupts (it catches KeyboardInterrupt, or
 ignores SIGINT) has its kernel stopped once it computed `grace` seconds more.
 """

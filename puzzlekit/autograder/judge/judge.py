@@ -106,8 +106,8 @@ the grader more than a budget:
   requests, where no signal handler of ours belongs): a `Watchdog` thread raises
   `JudgeTimeout` in it when they are up (no signal handler is touched); the cell fails
   with words that do not blame the student for the grader's limit;
-* `notebook_deadline` (from the executor's `notebook_timeout`) ends every call into the
-  kernel and every check when the notebook's time is up.
+* `notebook_left` (from the executor's notebook clock, `fair_clock`) ends every call into
+  the kernel and every check when the notebook's time is up.
 """
 
 from __future__ import annotations
@@ -306,13 +306,14 @@ class Judge:
     def __init__(self, channel: Channel, *, call_timeout: float = 30.0,
                  memory: str = "the limit", limits: dict[str, str] | None = None,
                  time_scale: float = 1.0, judge_timeout: float | None = None,
-                 notebook_deadline: float | None = None, notebook_seconds: float = 0.0,
+                 notebook_left: Callable[[], float] | None = None,
+                 notebook_seconds: float = 0.0,
                  allowance: wire.Allowance | None = None,
                  own_memory: str = "its limit") -> None:
         """The budgets: `call_timeout` seconds for a call outside any time limit of the
         test's; `judge_timeout` seconds of the judge's own work per cell (None: no
-        limit); `notebook_deadline`: the time.monotonic() at which the notebook's
-        `notebook_seconds` are up (None: no limit); `allowance`: the items the kernel
+        limit); `notebook_left`: the seconds left of the notebook's `notebook_seconds`
+        on its clock (None: no limit); `allowance`: the items the kernel
         may still send in this notebook (None: only each value's own bound,
         `wire.MAX_ITEMS`); `memory`, `limits` and `own_memory` (the grader's own memory
         limit, `own_memory`): the limits' words for the messages."""
@@ -325,7 +326,7 @@ class Judge:
         self.call_timeout = call_timeout
         self.time_scale = time_scale
         self.judge_timeout = judge_timeout
-        self.notebook_deadline = notebook_deadline
+        self.notebook_left = notebook_left
         self.notebook_seconds = notebook_seconds
         self.allowance = allowance
         self.own_memory = own_memory
@@ -386,8 +387,8 @@ class Judge:
         """The judge's own work in the block runs under its budget (`Watchdog`), and its
         cells draw `shuffle_pos`'s numbers from the tests' `random`."""
         seconds = None if self.judge_timeout is None else self.judge_timeout * self.time_scale
-        if self.notebook_deadline is not None:
-            left = max(self.notebook_deadline - time.monotonic(), 0.01)
+        if self.notebook_left is not None:
+            left = max(self.notebook_left(), 0.01)
             seconds = left if seconds is None else min(seconds, left)
         token = scrambles.GENERATOR.set(self.random)
         try:
@@ -402,7 +403,7 @@ class Judge:
             scrambles.GENERATOR.reset(token)
 
     def _time_message(self) -> str:
-        if self.notebook_deadline is not None and time.monotonic() >= self.notebook_deadline:
+        if self.notebook_left is not None and self.notebook_left() <= 0:
             return NOTEBOOK_TIME.format(seconds=self.notebook_seconds)
         seconds = (self.judge_timeout or 0) * self.time_scale
         if self._answered is not None and self._answered[0] >= seconds / 2:
@@ -669,8 +670,8 @@ class Judge:
     def _request(self, req: dict[str, Any], name: str,
                  terms: Terms = NO_TERMS) -> dict[str, Any]:
         timeout = self._timeout()
-        if self.notebook_deadline is not None:
-            left = self.notebook_deadline - time.monotonic()
+        if self.notebook_left is not None:
+            left = self.notebook_left()
             if left <= 0:
                 raise AssertionError(NOTEBOOK_TIME.format(seconds=self.notebook_seconds))
             timeout = min(timeout, left)

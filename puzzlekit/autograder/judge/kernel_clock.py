@@ -14,6 +14,10 @@ What it reads is the kernel's, so it is never trusted further than a number: it 
 ever grows (a process that ends and is not waited for would take its time away), and a
 clock that cannot be read (another system, /proc hidden) says None, and the caller keeps
 to the clock on the wall.
+
+`waited` reads, from the same processes, how long they were ready to compute but waited
+for a core (the scheduler's run delay): the time a busy machine took from the kernel,
+which the notebook's clock does not count (`puzzlekit.autograder.judge.fair_clock`).
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from __future__ import annotations
 import contextlib
 import os
 
-from .processes import cpu_seconds, descendants
+from .processes import cpu_seconds, descendants, run_delay
 
 
 class KernelClock:
@@ -31,6 +35,8 @@ class KernelClock:
         self.pid = pid
         self.groups = dict(groups or {})
         self._last = 0.0
+        self._waited = 0.0
+        self._delays: dict[int, float] = {}
 
     def _from_cgroup_v2(self) -> float | None:
         unified = self.groups.get("unified")
@@ -68,3 +74,14 @@ class KernelClock:
             total = sum(times)
         self._last = max(self._last, total)
         return self._last
+
+    def waited(self) -> float | None:
+        """Seconds the kernel's processes waited for a core so far (each process's growth
+        since it was last read, so one that ends takes nothing away); None if unknown."""
+        now = {pid: d for pid in self._pids() if (d := run_delay(pid)) is not None}
+        if not now:
+            return None
+        for pid, delay in now.items():
+            self._waited += max(0.0, delay - self._delays.get(pid, 0.0))
+        self._delays = now
+        return self._waited

@@ -3,7 +3,8 @@
 A notebook's budget is relative to the instructor's own notebook (the source, with the
 model solution): the first time the grader grades a notebook of an assignment it grades
 that notebook's source first, the same way, and keeps what it cost (the kernel's CPU
-seconds over every cell, and the seconds on the clock) in the course, in
+seconds over every cell, and the seconds on the notebook's clock, `fair_clock`, from its
+kernel's start) in the course, in
 ``.puzzlekit/model-costs.json`` beside ``gradebook.db``::
 
     {"ps1/ps1": {"cpu": 12.4, "wall": 31.0, "measured": "2026-11-27T05:00:00+00:00"}}
@@ -30,7 +31,8 @@ COSTS_FILE = Path(".puzzlekit") / "model-costs.json"
 
 @dataclass(frozen=True)
 class ModelCost:
-    """What grading the model solution's notebook cost: CPU and clock seconds."""
+    """What grading the model solution's notebook cost: CPU seconds and seconds on the
+    notebook's clock (`FairClock`)."""
 
     cpu: float
     wall: float

@@ -3,8 +3,9 @@
 The grader reads them to find everything a student's kernel started
 (`descendants`, used to stop a grading worker's whole tree in
 `puzzlekit.course.workers.proctree`) and to count what it computed
-(`cpu_seconds`, `puzzlekit.autograder.judge.kernel_clock`). Nothing here signals or
-changes a process. Elsewhere than Linux every answer is empty.
+(`cpu_seconds`, `puzzlekit.autograder.judge.kernel_clock`) and how long it waited for a
+core on a busy machine (`run_delay`). Nothing here signals or changes a process.
+Elsewhere than Linux every answer is empty.
 """
 
 from __future__ import annotations
@@ -76,3 +77,22 @@ def cpu_seconds(pid: int) -> float | None:
         return None if rest is None else sum(int(x) for x in rest[11:15]) / _TICKS
     except ValueError:
         return None
+
+
+def run_delay(pid: int) -> float | None:
+    """Seconds the threads of process `pid` spent ready to run but waiting for a core
+    (the scheduler's ``run_delay``, ``/proc/PID/task/TID/schedstat``, summed over its
+    living threads); None if it is gone or the kernel keeps no such statistics."""
+    try:
+        threads = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return None
+    total, seen = 0, False
+    for tid in threads:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/schedstat", "rb") as f:
+                total += int(f.read().split()[1])
+            seen = True
+        except (OSError, ValueError, IndexError):
+            continue
+    return total / 1e9 if seen else None
