@@ -140,6 +140,22 @@ def test_on_a_crowded_core_a_cell_past_its_time_on_the_wall_computes_on_and_a_na
     assert took > 5.0       # the first cell took well past its 2 seconds on the wall
 
 
+def test_on_a_crowded_core_a_tests_plain_call_computes_on_and_one_that_naps_does_not(run):
+    """A test's call outside `run_with_timeout` has the cell's seconds on the notebook's
+    clock: one that computes a second on a core shared with five busy processes (about
+    six on the wall, past its two) passes; one that sleeps fails at its two seconds."""
+    n = loops_for(1.0)
+    test = f"assert work({n}) == {n * (n - 1) // 2}\n"
+    with crowded(5):
+        started = time.monotonic()
+        cells = run(notebook(WORK, test, "nap()\n", tests=(1, 2)), timeout=2)
+        took = time.monotonic() - started
+    assert errors(cells[1]) == [], cells[1]
+    (name, said), = errors(cells[2])
+    assert "nap did not finish within 2 seconds" in said, said
+    assert took > 5.0
+
+
 def test_on_a_crowded_core_a_notebook_that_computes_is_not_cut_short_by_its_clock(run):
     """The notebook's seconds on the clock do not count what the machine kept its kernel
     waiting for a core: two cells of a second's computing each, on a core shared with

@@ -81,7 +81,26 @@ def _grade(root: Path, **kwargs: Any) -> Any:
 def _assert_same(got: dict[str, Any], want: dict[str, Any]) -> None:
     assert got.keys() == want.keys()
     for student in want:
-        assert got[student] == want[student], student
+        assert got[student] == want[student], (student, _differences(got[student],
+                                                                    want[student]))
+
+
+def _differences(got: Any, want: Any) -> Any:
+    """What differs between two students' states, item by item and cell by cell (the
+    whole state is too long for pytest's message to reach the difference)."""
+    if not isinstance(got, dict) or not isinstance(want, dict):
+        return {"got": got, "want": want}
+    out: dict[str, Any] = {}
+    for key in sorted(set(got) | set(want)):
+        a, b = got.get(key), want.get(key)
+        if a == b:
+            continue
+        if key == "cells" and isinstance(a, list) and isinstance(b, list):
+            out[key] = [(i, x, y) for i, (x, y) in enumerate(zip(a, b)) if x != y] + (
+                [("cells", len(a), len(b))] if len(a) != len(b) else [])
+        else:
+            out[key] = {"got": a, "want": b}
+    return out
 
 
 @pytest.mark.nbgrader

@@ -916,13 +916,25 @@ class WalledExecute(Execute):
         """The kernel's reply to `msg_id`; each question it asks meanwhile on its stdin
         channel (a stand-in of the test's, `puzzlekit.autograder.kernel.agent`) gets
         ``answer(prompt)``. `cpu_deadline`: the kernel's `cpu_clock` reading at which the
-        call is out of time (`timeout` is then the backstop on the clock)."""
+        call is out of time (`timeout` is then the backstop on the clock); without it,
+        `timeout` is counted on the notebook's clock (`FairClock`)."""
         deadline = time.monotonic() + timeout
         self._pace.restart()        # what the kernel computed in this call, not before
+        taken = self._clock.taken()
         while True:
             if msg_id in self._early:
                 return self._early.pop(msg_id)
-            channel, msg = self._next(client, deadline, cpu_deadline)
+            try:
+                channel, msg = self._next(client, deadline, cpu_deadline)
+            except KernelFault as fault:
+                # a call with no computing time of its own has `timeout` seconds on the
+                # notebook's clock: what the machine kept the kernel waiting is added
+                more = self._clock.taken() - taken \
+                    if fault.kind == "timeout" and cpu_deadline is None else 0.0
+                if more <= 0:
+                    raise
+                deadline, taken = deadline + more, taken + more
+                continue
             if channel == "stdin":
                 if msg.get("msg_type") == "input_request":
                     # the judge's answer runs the test's own function: its time is the

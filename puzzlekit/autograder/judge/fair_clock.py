@@ -1,7 +1,8 @@
 """The notebook's clock, which does not count the time a busy machine kept its kernel waiting.
 
-A notebook and each of its cells have seconds on the clock (`WalledExecute`'s
-`notebook_timeout`, `notebook_wall_factor`, a cell's backstop): a backstop for code that
+A notebook, each of its cells and each call of a test that has no computing time of its
+own have seconds on the clock (`WalledExecute`'s `notebook_timeout` and
+`notebook_wall_factor`, a cell's backstop, `Execute.timeout`): a backstop for code that
 waits (sleeps, blocks on a socket or on input) rather than computes, whose own limit is
 its computing time. On a grading machine shared by many graders a kernel may get a tenth
 of a core, and a right notebook that computes for an honest minute would need ten on the
@@ -59,6 +60,12 @@ class FairClock:
                 _, then, waited_then = self._last
                 self.given += min(max(waited - waited_then, 0.0), max(now - then, 0.0))
             self._last = (kernel, now, waited)
+
+    def taken(self) -> float:
+        """The seconds taken away so far: what the kernel waited for a core."""
+        self.read()
+        with self._lock:
+            return self.given
 
     def seconds(self) -> float:
         """The seconds charged so far."""
