@@ -171,8 +171,9 @@ class WalledExecute(Execute):
                              "take in all (from its kernel's start: every cell, sleeps, kernel "
                              "restarts and replays, the judge's checks; not the seconds a busy "
                              "machine kept the kernel waiting for a core), times time_scale; "
-                             "the cells after are marked as not run. Where the model solution's cost is known, the relative "
-                             "notebook_wall_factor is used up to this. 0: no limit"
+                             "the cells after are marked as not run. Where the model "
+                             "solution's cost is known, the relative notebook_wall_factor "
+                             "is used up to this. 0: no limit"
                              ).tag(config=True)
     notebook_cpu_factor, notebook_cpu_floor = relative_traits(
         4.0, 120.0, "Computing time one notebook may use in all (the kernel's CPU seconds "
@@ -181,8 +182,8 @@ class WalledExecute(Execute):
     notebook_wall_factor, notebook_wall_floor = relative_traits(
         3.0, 90.0, "Seconds on the notebook's clock one notebook may take in all (a backstop "
         "for code that waits rather than computes; the clock does not count the seconds a "
-        "busy machine kept the kernel waiting for a core)", "notebook_wall_floor, never more than "
-        "notebook_timeout, times time_scale. 0: notebook_timeout alone",
+        "busy machine kept the kernel waiting for a core)", "notebook_wall_floor, never more "
+        "than notebook_timeout, times time_scale. 0: notebook_timeout alone",
         "time on the clock (seconds)")
     measure_model = Bool(True, help="Grade an assignment's source notebook (the model "
                          "solution) first when its cost is not yet kept in the course's "
@@ -577,7 +578,8 @@ class WalledExecute(Execute):
 
     def reset_execution_trackers(self) -> None:
         """nbclient's per-notebook trackers, and the kit's: the notebook's clock starts
-        (`preprocess` calls this for every notebook before it starts the kernel)."""
+        (`preprocess` calls this for every notebook before it starts the kernel, and starts
+        the clock again once the kernel is ready)."""
         super().reset_execution_trackers()
         #: the notebook's clock, which does not count what a busy machine kept the
         #: kernel waiting for a core (started again once the kernel is ready)
@@ -611,6 +613,7 @@ class WalledExecute(Execute):
         return self._notebook_seconds() - self._clock.seconds()
 
     def _notebook_left(self) -> float:
+        """The notebook's seconds left on its clock (the judge's `notebook_left`)."""
         left = self._time_left()
         return float("inf") if left is None else left
 
