@@ -410,9 +410,8 @@ class WalledExecute(Execute):
         """A cell's time on the clock: the backstop of its computing time where the
         kernel's CPU time can be read (`CellBudget` stops it), never past the notebook's
         time."""
-        timeout = super()._get_timeout(cell)
-        if timeout is not None and self.cpu_clock() is not None:
-            timeout = math.ceil(backstop(timeout))
+        seconds = self._cell_backstop(cell)
+        timeout = None if seconds is None else int(seconds)
         left = self._time_left()
         if left is None:
             return timeout
@@ -506,9 +505,14 @@ class WalledExecute(Execute):
     def cpu_clock(self) -> float | None:
         """Seconds of CPU the running kernel's processes used so far (None: unknown);
         the judge's budgets for the student's code count these (`KernelClock`)."""
+        clock = self._kernel_clock()
+        return clock.seconds() if clock is not None else None
+
+    def _kernel_clock(self) -> KernelClock | None:
+        """The running kernel's `KernelClock` (None before its launch is read)."""
         launches = getattr(self, "_launches", None)
         clock = launches[-1].get("clock") if launches else None
-        return clock.seconds() if clock is not None else None
+        return clock if isinstance(clock, KernelClock) else None
 
     def _end_launches(self) -> None:
         """Kill whatever the kernels started is still running (double-forked, setsid,
@@ -619,10 +623,9 @@ class WalledExecute(Execute):
 
     def _kernel_waited(self) -> Reading | None:
         """The running kernel's seconds waiting for a core (`FairClock`'s reading)."""
-        launches: list[dict[str, Any]] = getattr(self, "_launches", None) or []
-        clock = launches[-1].get("clock") if launches else None
+        clock = self._kernel_clock()
         waited = clock.waited() if clock is not None else None
-        return None if waited is None else (len(launches), waited)
+        return None if waited is None else (len(self._launches), waited)
 
     def _make_judge(self) -> Judge:
         """This notebook's judge, with its budgets (made anew for each notebook, inside
